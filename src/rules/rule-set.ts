@@ -1,0 +1,74 @@
+import type { TSchema } from 'typebox'
+import { createDice, type Dice, type DiceRequest, type DieRoll } from './dice.js'
+
+/** Who may perform an action on a character: its player (or the GM), or the GM alone. */
+export type ActionActor = 'player' | 'gm'
+
+/**
+ * A decision the rules leave open. The sheet itself records it (so a stateless caller can
+ * settle it by sending the sheet back); `action` names the action that settles it.
+ */
+export interface PendingDecision {
+  action: string
+  prompt: string
+}
+
+export interface Resolution<Sheet> {
+  sheet: Sheet
+  outcome: Record<string, unknown>
+  /** One line a GM can read aloud, e.g. "Violence 4 vs Fitness 45: rolled 33, success — hardened 2 → 3". */
+  summary: string
+  pending: PendingDecision | null
+}
+
+export interface Resolved<Sheet> extends Resolution<Sheet> {
+  dice: DieRoll[]
+}
+
+export interface RuleAction<Sheet = any, Request = any, Settings = any> {
+  /** kebab-case, used as the URL segment; unique across all rule sets. */
+  name: string
+  actor: ActionActor
+  /** `decision` actions settle a pending decision of an earlier roll. */
+  kind: 'roll' | 'decision' | 'gm'
+  summary: string
+  description: string
+  /** TypeBox schema of the request, with an `$id` and at least one working example. */
+  request: TSchema
+  /** TypeBox schema of `outcome`. */
+  outcome: TSchema
+  resolve(sheet: Sheet, request: Request, dice: Dice, settings: Settings): Resolution<Sheet>
+}
+
+export interface RuleSet<Sheet = any, Settings = any> {
+  id: string
+  version: string
+  title: string
+  description: string
+  /** Full sheet schema, derived fields marked readOnly; defaults fill what a caller leaves out. */
+  sheet: TSchema
+  /** Campaign settings for this rule set, with defaults. */
+  settings: TSchema
+  /** Fills defaults and recomputes every derived field; the only way a sheet enters the rules. */
+  normalizeSheet(input: unknown): Sheet
+  normalizeSettings(input: unknown): Settings
+  /** Reference tables published by GET /v1/rulesets/{ruleset}. */
+  tables: Record<string, unknown>
+  actions: readonly RuleAction<Sheet, any, Settings>[]
+}
+
+/** Runs one action with a fresh dice source and returns the outcome with every die rolled. */
+export function resolveAction<Sheet, Settings>(
+  ruleSet: RuleSet<Sheet, Settings>,
+  action: RuleAction<Sheet, unknown, Settings>,
+  input: { sheet: unknown; request: unknown; dice?: DiceRequest; settings?: unknown },
+): Resolved<Sheet> {
+  const dice = createDice(input.dice)
+  const resolution = action.resolve(
+    ruleSet.normalizeSheet(input.sheet),
+    input.request,
+    dice,
+    ruleSet.normalizeSettings(input.settings ?? {}),
+  )
+  return { ...resolution, sheet: ruleSet.normalizeSheet(resolution.sheet), dice: dice.finish() }
+}
