@@ -1,0 +1,57 @@
+import Type, { type Static } from 'typebox'
+import { Value } from 'typebox/value'
+
+const LogLevel = Type.Union(
+  [
+    Type.Literal('fatal'),
+    Type.Literal('error'),
+    Type.Literal('warn'),
+    Type.Literal('info'),
+    Type.Literal('debug'),
+    Type.Literal('trace'),
+    Type.Literal('silent'),
+  ],
+  { default: 'info' },
+)
+
+/**
+ * Every setting Nerve reads from its environment. Validated once at boot; the rest of the
+ * code receives the typed result and never reads `process.env`.
+ */
+export const ConfigSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DATA_DIR: Type.String({ minLength: 1, default: './data' }),
+  LOG_LEVEL: LogLevel,
+  ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+})
+
+export type Config = Static<typeof ConfigSchema>
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError'
+}
+
+/** Reads the settings from an environment (process.env by default), or explains which variable is wrong. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const raw: Record<string, unknown> = {}
+  for (const key of Object.keys(ConfigSchema.properties)) {
+    const value = env[key]
+    if (value !== undefined && value !== '') raw[key] = value
+  }
+  const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, raw))
+  const problems = new Set(
+    [...Value.Errors(ConfigSchema, converted)].map((error) => describe(error.instancePath.slice(1), error.message)),
+  )
+  if (problems.size > 0) {
+    throw new ConfigError(`Invalid configuration: ${[...problems].join('; ')}`)
+  }
+  return converted as Config
+}
+
+function describe(variable: string, message: string): string {
+  if (variable === 'LOG_LEVEL') return 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'
+  return `${variable} ${message}`
+}

@@ -1,0 +1,77 @@
+import { mkdir } from 'node:fs/promises'
+import { PGlite } from '@electric-sql/pglite'
+import { PrismaPg } from '@prisma/adapter-pg'
+import pg from 'pg'
+import { PrismaPGlite } from 'pglite-prisma-adapter'
+import { PrismaClient } from '../generated/prisma/client.js'
+
+/** One connection held for a while: what migrations need to keep their advisory lock. */
+export interface SqlSession {
+  /** Runs a script of one or more statements, without parameters. */
+  exec(sql: string): Promise<void>
+  query<Row>(sql: string, params?: unknown[]): Promise<Row[]>
+}
+
+export interface Database {
+  readonly engine: 'postgres' | 'pglite'
+  readonly prisma: PrismaClient
+  withSession<T>(work: (session: SqlSession) => Promise<T>): Promise<T>
+  close(): Promise<void>
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; without one, the embedded PGlite is used. */
+  url?: string | undefined
+  /** Where PGlite keeps its files; `memory://` keeps them in memory only. */
+  dataDir: string
+  poolSize?: number
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPGlite(options.dataDir)
+}
+
+function openPostgres(connectionString: string, max: number): Database {
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 5_000 })
+  // An idle client losing its server (a restart, a failover) must not crash the process.
+  pool.on('error', () => {})
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) })
+  return {
+    engine: 'postgres',
+    prisma,
+    async withSession(work) {
+      const client = await pool.connect()
+      try {
+        return await work({
+          exec: async (sql) => void (await client.query(sql)),
+          query: async <Row>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as Row[],
+        })
+      } finally {
+        client.release()
+      }
+    },
+    async close() {
+      await prisma.$disconnect()
+      await pool.end()
+    },
+  }
+}
+
+async function openPGlite(dataDir: string): Promise<Database> {
+  if (!dataDir.includes('://')) await mkdir(dataDir, { recursive: true })
+  const pglite = await PGlite.create(dataDir)
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) })
+  return {
+    engine: 'pglite',
+    prisma,
+    withSession: (work) =>
+      work({
+        exec: async (sql) => void (await pglite.exec(sql)),
+        query: async <Row>(sql: string, params?: unknown[]) => (await pglite.query<Row>(sql, params)).rows,
+      }),
+    async close() {
+      await prisma.$disconnect()
+      await pglite.close()
+    },
+  }
+}

@@ -1,0 +1,13 @@
+import createError from '@fastify/error'
+
+/**
+ * Domain errors, each with a stable code and status. The problem-details plugin turns
+ * them (and every other error) into RFC 9457 responses.
+ */
+export const NotFoundError = createError<[string]>('NOT_FOUND', '%s', 404)
+export const UnauthorizedError = createError<[string]>('UNAUTHORIZED', '%s', 401)
+export const ForbiddenError = createError<[string]>('FORBIDDEN', '%s', 403)
+export const ConflictError = createError<[string]>('CONFLICT', '%s', 409)
+export const PreconditionFailedError = createError<[string]>('PRECONDITION_FAILED', '%s', 412)
+export const UnprocessableError = createError<[string]>('UNPROCESSABLE', '%s', 422)
+export const ServiceUnavailableError = createError<[string]>('SERVICE_UNAVAILABLE', '%s', 503)

@@ -1,0 +1,48 @@
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import packageJson from '../../../package.json' with { type: 'json' }
+
+export const TAGS = [
+  { name: 'Rule sets', description: 'The three rule sets Nerve knows, their sheets and their tables.' },
+  { name: 'Resolve', description: 'Stateless resolution: send a sheet, get the outcome and the new sheet. Nothing is stored.' },
+  { name: 'Health', description: 'Liveness and readiness probes.' },
+]
+
+const DESCRIPTION = `Nerve resolves the mental-stress mechanics of three tabletop rule sets — shock-meter stress checks, a d100 trauma table and reaction rolls — and keeps every roll in an append-only history.
+
+Errors are [RFC 9457](https://www.rfc-editor.org/rfc/rfc9457) problem details served as \`application/problem+json\`. Authenticated routes take \`Authorization: Bearer <key>\`.`
+
+export default fp(
+  async function openApi(app: FastifyInstance) {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Nerve',
+          version: packageJson.version,
+          description: DESCRIPTION,
+          license: { name: packageJson.license, identifier: packageJson.license },
+        },
+        tags: TAGS,
+        components: {
+          securitySchemes: {
+            bearerAuth: {
+              type: 'http',
+              scheme: 'bearer',
+              description: 'A campaign key: the GM key returned when the campaign was created, or a player key it minted.',
+            },
+          },
+        },
+      },
+      // Component names come from each schema's $id, so they stay stable across builds.
+      refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}` },
+    })
+    await app.register(swaggerUi, {
+      routePrefix: '/docs',
+      uiConfig: { deepLinking: true, persistAuthorization: true, tryItOutEnabled: true, displayRequestDuration: true },
+    })
+  },
+  { name: 'openapi' },
+)

@@ -1,0 +1,52 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { ServiceUnavailableError } from '../../errors.js'
+import { LivenessSchema, ReadinessSchema } from '../../schemas/health.js'
+import { problem, ref } from '../../schemas/ref.js'
+
+const health: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/health/live',
+    {
+      schema: {
+        tags: ['Health'],
+        operationId: 'getLiveness',
+        summary: 'Is the process up?',
+        description: 'Answers 200 while the process can serve HTTP at all. It does not touch the database.',
+        response: { 200: ref(LivenessSchema) },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  )
+
+  app.get(
+    '/health/ready',
+    {
+      schema: {
+        tags: ['Health'],
+        operationId: 'getReadiness',
+        summary: 'Can the service take traffic?',
+        description:
+          'Answers 200 when the database answers and every migration is applied; 503 otherwise, so a load balancer stops sending requests here.',
+        response: {
+          200: ref(ReadinessSchema),
+          503: problem('The database is unreachable or migrations are pending.'),
+        },
+      },
+    },
+    async (request) => {
+      let pending: string[]
+      try {
+        pending = await app.db.pendingMigrations()
+      } catch (err) {
+        request.log.warn({ err }, 'readiness: database unreachable')
+        throw new ServiceUnavailableError('the database is unreachable')
+      }
+      if (pending.length > 0) {
+        throw new ServiceUnavailableError(`migrations not applied: ${pending.join(', ')}`)
+      }
+      return { status: 'ready' as const, database: app.db.engine }
+    },
+  )
+}
+
+export default health

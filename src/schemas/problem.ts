@@ -1,0 +1,42 @@
+import Type, { type Static } from 'typebox'
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json'
+
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String({ description: 'A URI naming the kind of problem; `about:blank` when the HTTP status says it all.' }),
+    title: Type.String({ description: 'Short summary of the kind of problem.' }),
+    status: Type.Integer({ description: 'The HTTP status code.' }),
+    detail: Type.String({ description: 'What went wrong with this request, in plain words.' }),
+    instance: Type.String({ description: 'The request path this problem occurred on.' }),
+    code: Type.Optional(Type.String({ description: 'Stable machine-readable code, e.g. `VALIDATION_FAILED`.' })),
+    requestId: Type.String({ description: 'Quote it when reporting a problem: it finds the request in the logs.' }),
+    errors: Type.Optional(
+      Type.Array(
+        Type.Object({
+          pointer: Type.String({ description: 'JSON pointer to the field at fault, e.g. `/body/request/rank`.' }),
+          detail: Type.String({ description: 'Why the field was refused.' }),
+        }),
+        { description: 'Every field at fault, for validation problems.' },
+      ),
+    ),
+  },
+  {
+    $id: 'Problem',
+    title: 'Problem details (RFC 9457)',
+    description: 'Every error Nerve answers is one of these, served as `application/problem+json`.',
+    examples: [
+      {
+        type: 'urn:nerve:problem:validation-failed',
+        title: 'Request validation failed',
+        status: 422,
+        detail: '/body/request/rank must be <= 10',
+        instance: '/v1/resolve/shock-meters/stress-check',
+        code: 'VALIDATION_FAILED',
+        requestId: '01JDX3V2S6Q7M1T4Z8N0K5R9CE',
+        errors: [{ pointer: '/body/request/rank', detail: 'must be <= 10' }],
+      },
+    ],
+  },
+)
+export type Problem = Static<typeof ProblemSchema>
