@@ -15,7 +15,10 @@ export const REDACTED_PATHS = [
   'token',
 ]
 
-export function loggerOptions(config: Pick<Config, 'LOG_LEVEL'>, pretty = process.stdout.isTTY): FastifyServerOptions['logger'] {
+export function loggerOptions(
+  config: Pick<Config, 'LOG_LEVEL'>,
+  pretty = process.stdout.isTTY,
+): FastifyServerOptions['logger'] {
   return {
     level: config.LOG_LEVEL,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },

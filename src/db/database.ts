@@ -28,7 +28,14 @@ export interface DatabaseOptions {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPGlite(options.dataDir)
+  const database = options.url ? openPostgres(options.url, options.poolSize ?? 10) : await openPGlite(options.dataDir)
+  return { ...database, close: once(database.close) }
+}
+
+/** Closing twice (a failed start, then shutdown) must not fail the second time. */
+function once(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined
+  return () => (closing ??= close())
 }
 
 function openPostgres(connectionString: string, max: number): Database {

@@ -7,7 +7,9 @@ const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.
 try {
   const applied = await database.withSession(async (session) => migrate(session, await readMigrations()))
   process.stdout.write(
-    applied.length === 0 ? 'database is up to date\n' : `applied ${applied.length} migration(s): ${applied.join(', ')}\n`,
+    applied.length === 0
+      ? 'database is up to date\n'
+      : `applied ${applied.length} migration(s): ${applied.join(', ')}\n`,
   )
 } finally {
   await database.close()

@@ -22,7 +22,10 @@ export class MigrationError extends Error {
 /** The migrations on disk, in Prisma's layout (`<timestamp>_<name>/migration.sql`), oldest first. */
 export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
   const entries = await readdir(dir, { withFileTypes: true })
-  const names = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort()
+  const names = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort()
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(join(dir, name, 'migration.sql'), 'utf8')

@@ -4,7 +4,9 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json'
 
 export const ProblemSchema = Type.Object(
   {
-    type: Type.String({ description: 'A URI naming the kind of problem; `about:blank` when the HTTP status says it all.' }),
+    type: Type.String({
+      description: 'A URI naming the kind of problem; `about:blank` when the HTTP status says it all.',
+    }),
     title: Type.String({ description: 'Short summary of the kind of problem.' }),
     status: Type.Integer({ description: 'The HTTP status code.' }),
     detail: Type.String({ description: 'What went wrong with this request, in plain words.' }),

@@ -38,7 +38,10 @@ function fieldErrors(context: string, issues: readonly ValidationIssue[]): Field
 }
 
 function kebab(code: string): string {
-  return code.replace(/^FST_ERR_/, '').toLowerCase().replace(/_/g, '-')
+  return code
+    .replace(/^FST_ERR_/, '')
+    .toLowerCase()
+    .replace(/_/g, '-')
 }
 
 export function problemFor(error: FastifyError | RuleError, request: FastifyRequest): Problem {

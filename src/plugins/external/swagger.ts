@@ -6,7 +6,10 @@ import packageJson from '../../../package.json' with { type: 'json' }
 
 export const TAGS = [
   { name: 'Rule sets', description: 'The three rule sets Nerve knows, their sheets and their tables.' },
-  { name: 'Resolve', description: 'Stateless resolution: send a sheet, get the outcome and the new sheet. Nothing is stored.' },
+  {
+    name: 'Resolve',
+    description: 'Stateless resolution: send a sheet, get the outcome and the new sheet. Nothing is stored.',
+  },
   { name: 'Health', description: 'Liveness and readiness probes.' },
 ]
 
@@ -31,13 +34,16 @@ export default fp(
             bearerAuth: {
               type: 'http',
               scheme: 'bearer',
-              description: 'A campaign key: the GM key returned when the campaign was created, or a player key it minted.',
+              description:
+                'A campaign key: the GM key returned when the campaign was created, or a player key it minted.',
             },
           },
         },
       },
       // Component names come from each schema's $id, so they stay stable across builds.
-      refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}` },
+      refResolver: {
+        buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}`,
+      },
     })
     await app.register(swaggerUi, {
       routePrefix: '/docs',

@@ -1,0 +1,40 @@
+import t from 'tap'
+import { ConfigError, loadConfig } from '../src/config.js'
+
+t.test('defaults give a working configuration on the embedded database', async (t) => {
+  const config = loadConfig({})
+  t.equal(config.PORT, 3000, 'PORT defaults to 3000')
+  t.equal(config.HOST, '127.0.0.1', 'HOST defaults to loopback')
+  t.equal(config.DATA_DIR, './data', 'DATA_DIR defaults to ./data')
+  t.equal(config.DATABASE_URL, undefined, 'no DATABASE_URL means PGlite')
+  t.equal(config.LOG_LEVEL, 'info')
+})
+
+t.test('values are read from the environment and converted to their types', async (t) => {
+  const config = loadConfig({ PORT: '8080', DATABASE_URL: 'postgresql://nerve@db:5432/nerve', LOG_LEVEL: 'debug' })
+  t.equal(config.PORT, 8080, 'PORT becomes a number')
+  t.equal(config.DATABASE_URL, 'postgresql://nerve@db:5432/nerve')
+  t.equal(config.LOG_LEVEL, 'debug')
+})
+
+t.test('an empty variable counts as unset', async (t) => {
+  t.equal(loadConfig({ DATABASE_URL: '' }).DATABASE_URL, undefined)
+})
+
+for (const [variable, value] of [
+  ['PORT', 'eighty'],
+  ['PORT', '70000'],
+  ['LOG_LEVEL', 'loud'],
+  ['DATABASE_URL', 'mysql://x@y/z'],
+  ['ADMIN_TOKEN', 'short'],
+  ['DATABASE_POOL_SIZE', '0'],
+] as const) {
+  t.test(`a bad ${variable} (${value}) is refused with a message naming ${variable}`, async (t) => {
+    t.throws(() => loadConfig({ [variable]: value }), ConfigError, 'throws a ConfigError')
+    try {
+      loadConfig({ [variable]: value })
+    } catch (error) {
+      t.match((error as Error).message, variable, 'the message names the variable')
+    }
+  })
+}

@@ -1,0 +1,81 @@
+import t, { type Test } from 'tap'
+import { cp, mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { openDatabase } from '../../src/db/database.js'
+import { MIGRATIONS_DIR, migrate, MigrationError, pendingMigrations, readMigrations } from '../../src/db/migrate.js'
+import { engine, freshDatabaseUrl } from '../helpers/database.js'
+
+async function fresh(t: Test) {
+  const db = await openDatabase({ url: await freshDatabaseUrl(t), dataDir: 'memory://' })
+  t.teardown(() => db.close())
+  return db
+}
+
+t.test(`[${engine}] migrations apply once; a second run is a no-op`, async (t) => {
+  const db = await fresh(t)
+  const migrations = await readMigrations()
+  t.ok(migrations.length > 0, 'there are migrations on disk')
+  const first = await db.withSession((session) => migrate(session, migrations))
+  t.same(
+    first,
+    migrations.map((m) => m.name),
+    'the first run applies every migration',
+  )
+  const second = await db.withSession((session) => migrate(session, migrations))
+  t.same(second, [], 'the second run applies nothing')
+  t.same(await db.withSession((session) => pendingMigrations(session, migrations)), [], 'nothing is pending')
+})
+
+t.test(`[${engine}] pending migrations are reported before they are applied`, async (t) => {
+  const db = await fresh(t)
+  const migrations = await readMigrations()
+  const pending = await db.withSession((session) => pendingMigrations(session, migrations))
+  t.same(
+    pending,
+    migrations.map((m) => m.name),
+    'an empty database has every migration pending',
+  )
+})
+
+t.test(`[${engine}] a migration edited after it was applied is refused by its checksum`, async (t) => {
+  const db = await fresh(t)
+  const dir = t.testdir()
+  await cp(MIGRATIONS_DIR, dir, { recursive: true })
+  await db.withSession(async (session) => migrate(session, await readMigrations(dir)))
+  const [first] = await readMigrations(dir)
+  await writeFile(join(dir, first!.name, 'migration.sql'), `${first!.sql}\n-- edited afterwards\n`)
+  const error = await db.withSession(async (session) => migrate(session, await readMigrations(dir))).catch((e) => e)
+  t.type(error, MigrationError, 'a MigrationError is thrown')
+  t.match(
+    error.message,
+    `migration ${first!.name} was edited after it was applied`,
+    'the message names the migration and says why',
+  )
+})
+
+t.test(`[${engine}] a new migration added later is applied on the next run`, async (t) => {
+  const db = await fresh(t)
+  const dir = t.testdir()
+  await cp(MIGRATIONS_DIR, dir, { recursive: true })
+  await db.withSession(async (session) => migrate(session, await readMigrations(dir)))
+  const extra = join(dir, '99991231000000_extra')
+  await mkdir(extra)
+  await writeFile(join(extra, 'migration.sql'), 'CREATE TABLE "extra_table" ("id" INT PRIMARY KEY);')
+  const applied = await db.withSession(async (session) => migrate(session, await readMigrations(dir)))
+  t.same(applied, ['99991231000000_extra'], 'only the new migration runs')
+})
+
+t.test(`[${engine}] a failing migration is rolled back and not recorded`, async (t) => {
+  const db = await fresh(t)
+  const dir = t.testdir({
+    '20990101000000_broken': { 'migration.sql': 'CREATE TABLE "half" ("id" INT); SELECT no_such_function();' },
+  })
+  const error = await db.withSession(async (session) => migrate(session, await readMigrations(dir))).catch((e) => e)
+  t.type(error, MigrationError, 'the failure is reported')
+  const [row] = await db.withSession((session) =>
+    session.query<{ exists: boolean }>(`SELECT to_regclass('"half"') IS NOT NULL AS "exists"`),
+  )
+  t.equal(row!.exists, false, 'the half-applied table was rolled back')
+  const pending = await db.withSession(async (session) => pendingMigrations(session, await readMigrations(dir)))
+  t.same(pending, ['20990101000000_broken'], 'the broken migration is still pending')
+})

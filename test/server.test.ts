@@ -1,0 +1,81 @@
+import t from 'tap'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { createServer } from 'node:net'
+import { fileURLToPath } from 'node:url'
+
+const SERVER = fileURLToPath(new URL('../src/server.ts', import.meta.url))
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const { port } = server.address() as { port: number }
+  server.close()
+  return port
+}
+
+function startServer(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
+    env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout.on('data', (chunk) => (output += chunk))
+  child.stderr.on('data', (chunk) => (output += chunk))
+  const exited = once(child, 'exit') as Promise<[number | null, string | null]>
+  return { child, exited, output: () => output }
+}
+
+async function waitForListening(server: ReturnType<typeof startServer>) {
+  for (let i = 0; i < 300 && !server.output().includes('Server listening'); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+t.test('the server refuses to start with a bad setting and names the variable', async (t) => {
+  const server = startServer({ PORT: 'not-a-port', DATA_DIR: t.testdir() })
+  const [code] = await server.exited
+  t.equal(code, 1, 'exits with status 1')
+  t.match(server.output(), 'PORT must be integer', 'the message names PORT')
+})
+
+t.test('the server listens, serves, and shuts down gracefully on SIGTERM', async (t) => {
+  const port = await freePort()
+  const server = startServer({ PORT: String(port), DATA_DIR: t.testdir() })
+  t.teardown(() => server.child.kill('SIGKILL'))
+  await waitForListening(server)
+
+  const ready = await fetch(`http://127.0.0.1:${port}/health/ready`)
+  t.equal(ready.status, 200, 'ready on the embedded database')
+  const docs = await fetch(`http://127.0.0.1:${port}/docs`)
+  t.equal(docs.status, 200, 'Swagger UI is served at /docs')
+
+  const inFlight = fetch(`http://127.0.0.1:${port}/docs/json`)
+  server.child.kill('SIGTERM')
+  t.equal((await inFlight).status, 200, 'a request in flight when the signal came still gets its answer')
+  const [code] = await server.exited
+  t.equal(code, 0, 'exits cleanly')
+  t.match(server.output(), '"signal":"SIGTERM"', 'logs the shutdown')
+})
+
+t.test('logs are JSON with request ids and never show the Authorization header', async (t) => {
+  const port = await freePort()
+  const server = startServer({ PORT: String(port), DATA_DIR: t.testdir() })
+  t.teardown(() => server.child.kill('SIGKILL'))
+  await waitForListening(server)
+  await fetch(`http://127.0.0.1:${port}/health/live`, {
+    headers: { authorization: 'Bearer nrv_gm_supersecretvalue', 'x-request-id': 'trace-me-123' },
+  })
+  server.child.kill('SIGTERM')
+  await server.exited
+  const lines = server
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line))
+  t.ok(
+    lines.some((line) => line.reqId === 'trace-me-123'),
+    'the caller-supplied request id is logged',
+  )
+  t.notMatch(server.output(), 'supersecretvalue', 'the key never reaches the log')
+})
