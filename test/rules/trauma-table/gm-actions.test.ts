@@ -1,0 +1,179 @@
+import t from 'tap'
+import type { TraumaTableSheet } from '../../../src/rules/trauma-table/schemas.js'
+import { run, sheetOf } from './helpers.js'
+
+const busy: Partial<TraumaTableSheet> = {
+  conditions: [
+    { name: 'Hazed', duration: 'next-check', source: 'hazed' },
+    { name: 'Fazed', duration: 'next-rest', source: 'rocked' },
+    { name: 'Dazed', duration: 'scene', source: 'dazed' },
+    { name: 'Hazed', duration: 'encounter', source: 'flapped' },
+    { name: 'Fazed', duration: 'cycle', source: 'fazed' },
+    { name: 'Psychosis', duration: 'permanent', source: 'psychosis' },
+  ],
+  saveDisadvantages: [
+    { save: 'fortitude', until: 'end-of-scene', source: 'fragility' },
+    { save: 'will', until: 'end-of-scene', source: 'agreeable' },
+  ],
+  behaviours: [
+    { behaviour: 'flee', duration: 'next-turn', source: 'afraid' },
+    { behaviour: 'attack-nearest', duration: 'encounter', source: 'hysteria' },
+  ],
+  lastingTraumas: [
+    { id: 'over-stimulated', name: 'Over-Stimulated', severity: 30, restHeals: true },
+    { id: 'social-anxiety', name: 'Social Anxiety', severity: 80, restHeals: false },
+  ],
+  encounterTraumas: ['afraid', 'hysteria'],
+}
+
+const names = (sheet: TraumaTableSheet) =>
+  sheet.conditions.map((condition) => `${condition.name}/${condition.duration}`)
+
+t.test('end-scene: "until the end of the Scene" save disadvantages and scene conditions end', async (t) => {
+  const result = run('end-scene', busy, {})
+  t.same(result.sheet.saveDisadvantages, [], 'Fortitude and Will disadvantages end')
+  t.same(
+    names(result.sheet),
+    ['Hazed/next-check', 'Fazed/next-rest', 'Hazed/encounter', 'Fazed/cycle', 'Psychosis/permanent'],
+    'only the scene condition ends',
+  )
+  t.same(result.sheet.encounterTraumas, ['afraid', 'hysteria'], 'the encounter goes on')
+  t.equal(
+    (result.outcome as { saveDisadvantagesEnded: unknown[] }).saveDisadvantagesEnded.length,
+    2,
+    'outcome lists what ended',
+  )
+})
+
+t.test("end-encounter: the encounter's traumas are forgotten and compelled behaviours end", async (t) => {
+  const result = run('end-encounter', busy, {})
+  t.same(result.sheet.encounterTraumas, [], 'no traumas this encounter any more')
+  t.equal(result.sheet.traumasThisEncounter, 0, 'derived count follows')
+  t.same(result.sheet.behaviours, [], 'fleeing and attacking stop')
+  t.same(
+    names(result.sheet),
+    ['Hazed/next-check', 'Fazed/next-rest', 'Dazed/scene', 'Fazed/cycle', 'Psychosis/permanent'],
+    'encounter conditions end',
+  )
+  t.same(
+    (result.outcome as { traumasCleared: string[] }).traumasCleared,
+    ['afraid', 'hysteria'],
+    'outcome lists the cleared traumas',
+  )
+  const next = run('trauma-roll', result.sheet, {}, [65])
+  t.equal((next.outcome as { roll: { netShift: number } }).roll.netShift, 0, 'the next trauma is not upgraded by them')
+})
+
+t.test('end-encounter waits for a pending trauma to be settled', async (t) => {
+  const rolled = run('trauma-roll', {}, {}, [50])
+  t.throws(
+    () => run('end-encounter', rolled.sheet, {}),
+    { code: 'TRAUMA_PENDING', kind: 'conflict', message: /trauma-response/ },
+    '409',
+  )
+})
+
+t.test('rest: "until your next Rest" conditions end and rest-healable lasting traumas lose severity', async (t) => {
+  const result = run('rest', busy, { recovery: 10 })
+  t.same(
+    names(result.sheet),
+    ['Hazed/next-check', 'Dazed/scene', 'Hazed/encounter', 'Fazed/cycle', 'Psychosis/permanent'],
+    'Fazed until next rest ends',
+  )
+  t.same(
+    result.sheet.lastingTraumas.map((trauma) => [trauma.id, trauma.severity]),
+    [
+      ['over-stimulated', 20],
+      ['social-anxiety', 80],
+    ],
+    'Over-Stimulated 30 → 20; the anxiety "can\'t be healed through normal means"',
+  )
+  t.match(result.outcome, { requested: 10, recovered: 10, recovery: 'full' }, 'full recovery')
+})
+
+t.test('rest: a lasting trauma that reaches 0 severity is removed, never below 0', async (t) => {
+  const result = run('rest', busy, { recovery: 45 })
+  t.same(
+    result.sheet.lastingTraumas.map((trauma) => trauma.id),
+    ['social-anxiety'],
+    'Over-Stimulated is gone',
+  )
+  t.match(
+    result.outcome,
+    { lastingTraumas: [{ id: 'over-stimulated', before: 30, after: 0, removed: true }] },
+    'recorded as removed',
+  )
+})
+
+t.test(
+  'Insomnia: "your Rests only recover half the normal amount of ... Lasting Trauma Severity, rounded down"',
+  async (t) => {
+    const result = run('rest', { ...busy, insomnia: true }, { recovery: 15 })
+    t.equal(result.sheet.lastingTraumas[0]?.severity, 23, '30 − floor(15 / 2) = 23')
+    t.match(result.outcome, { recovered: 7, recovery: 'halved-by-insomnia' }, 'halved')
+    t.equal(result.sheet.insomnia, true, 'a rest does not end Insomnia')
+  },
+)
+
+t.test('Sleepless Night: "You gain no benefits from your next Rest", and that rest uses it up', async (t) => {
+  const sleepless = run('rest', { ...busy, sleeplessNight: true }, { recovery: 20 })
+  t.equal(sleepless.sheet.lastingTraumas[0]?.severity, 30, 'nothing recovered')
+  t.match(
+    sleepless.outcome,
+    { recovered: 0, recovery: 'none-sleepless-night', sleeplessNightConsumed: true },
+    'recorded',
+  )
+  t.equal(sleepless.sheet.sleeplessNight, false, 'consumed')
+  const following = run('rest', sleepless.sheet, { recovery: 20 })
+  t.equal(following.sheet.lastingTraumas[0]?.severity, 10, 'the rest after it recovers normally')
+})
+
+t.test('end-cycle: Insomnia lasts "Until the next Cycle"', async (t) => {
+  const result = run('end-cycle', { ...busy, insomnia: true }, {})
+  t.equal(result.sheet.insomnia, false, 'Insomnia ends')
+  t.same(
+    names(result.sheet),
+    ['Hazed/next-check', 'Fazed/next-rest', 'Dazed/scene', 'Hazed/encounter', 'Psychosis/permanent'],
+    'cycle conditions end',
+  )
+  t.match(result.outcome, { insomniaEnded: true }, 'recorded')
+  t.match(run('end-cycle', {}, {}).outcome, { insomniaEnded: false }, 'nothing to end on a fresh sheet')
+})
+
+t.test('socialise-ritual: an anxiety "requires ... a Periodic Socialise Ritual to reduce its Severity"', async (t) => {
+  const result = run('socialise-ritual', busy, { trauma: 'social-anxiety', amount: 30 })
+  t.same(
+    result.sheet.lastingTraumas.map((trauma) => [trauma.id, trauma.severity]),
+    [
+      ['over-stimulated', 30],
+      ['social-anxiety', 50],
+    ],
+    'Social Anxiety 80 → 50, nothing else',
+  )
+  const gone = run('socialise-ritual', busy, { trauma: 'social-anxiety', amount: 100 })
+  t.same(
+    gone.sheet.lastingTraumas.map((trauma) => trauma.id),
+    ['over-stimulated'],
+    'removed at 0',
+  )
+  const absent = run('socialise-ritual', busy, { trauma: 'spacers-anxiety', amount: 10 })
+  t.match(absent.outcome, { change: null }, 'an anxiety the character lacks is reported, not invented')
+  t.same(absent.sheet, sheetOf(busy), 'and nothing changes')
+  t.throws(
+    () => run('socialise-ritual', busy, { trauma: 'over-stimulated', amount: 10 }),
+    { code: 'REQUEST_INVALID' },
+    'only anxieties',
+  )
+})
+
+t.test('Accepting a lasting trauma already held does not stack severity', async (t) => {
+  const lowered = {
+    lastingTraumas: [{ id: 'over-stimulated' as const, name: 'Over-Stimulated', severity: 5, restHeals: true }],
+  }
+  const result = run('trauma-roll', lowered, { response: 'accept' }, [68])
+  t.same(
+    result.sheet.lastingTraumas,
+    [{ id: 'over-stimulated', name: 'Over-Stimulated', severity: 30, restHeals: true }],
+    'back to 30, one entry',
+  )
+})
