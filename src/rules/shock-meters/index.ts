@@ -1,0 +1,51 @@
+import type { RuleSet } from '../rule-set.js'
+import { FallbackAbility, MeterAbilities, Tiers } from './constants.js'
+import { recordDisorderAction, stressResponseAction } from './decisions.js'
+import { clearStressedAction, newSessionAction, ongoingTreatmentAction } from './gm-actions.js'
+import { passionFlipFlopAction, passionRerollAction } from './passions.js'
+import { normalizeSettings, normalizeSheet } from './sheet.js'
+import {
+  ShockMetersSettingsSchema,
+  ShockMetersSheetSchema,
+  type ShockMetersSettings,
+  type ShockMetersSheet,
+} from './sheet-schema.js'
+import { stressCheckAction } from './stress-check.js'
+import { therapyAssistanceAction } from './therapy.js'
+import { StressTriggers } from './triggers.js'
+import { exampleAfterFailedCheck } from './examples.js'
+
+export { exampleSheets } from './examples.js'
+export type { ShockMetersSheet, ShockMetersSettings } from './sheet-schema.js'
+
+export const shockMeters: RuleSet<ShockMetersSheet, ShockMetersSettings> = {
+  id: 'shock-meters',
+  version: '1.0.0',
+  title: 'Shock meters (Unknown Armies, 3rd edition)',
+  description:
+    'Stress checks against the five shock meters — Helplessness, Isolation, Self, Unnatural, Violence — with hardened and failed notches, stressed responses, mental trauma, burn-out, passions and therapy.',
+  sheet: ShockMetersSheetSchema,
+  settings: ShockMetersSettingsSchema,
+  normalizeSheet,
+  normalizeSettings,
+  tables: {
+    triggers: StressTriggers,
+    meterAbilities: MeterAbilities,
+    fallbackAbilities: FallbackAbility,
+    tiers: Tiers,
+    limits: { hardened: 9, failed: 5, startingHardened: 1, burnOutTotal: 25, burnOutFullMeters: 2 },
+    abilityFormula: { upbeat: '65 − 5 × hardened', downbeat: '15 + 5 × hardened' },
+  },
+  actions: [
+    stressCheckAction,
+    // These act on a check just failed, which the default sheet has not had.
+    { ...passionRerollAction, exampleSheet: exampleAfterFailedCheck },
+    { ...passionFlipFlopAction, exampleSheet: exampleAfterFailedCheck },
+    { ...stressResponseAction, exampleSheet: exampleAfterFailedCheck },
+    recordDisorderAction,
+    { ...clearStressedAction, exampleSheet: exampleAfterFailedCheck },
+    newSessionAction,
+    { ...therapyAssistanceAction, exampleSheet: exampleAfterFailedCheck },
+    ongoingTreatmentAction,
+  ],
+}
