@@ -8,8 +8,9 @@ import database from './plugins/app/database.js'
 import problemDetails from './plugins/app/problem-details.js'
 import openApi from './plugins/external/swagger.js'
 import healthRoutes from './routes/health/index.js'
-import { ProblemSchema } from './schemas/problem.js'
-import { LivenessSchema, ReadinessSchema } from './schemas/health.js'
+import resolveRoutes from './routes/resolve/index.js'
+import rulesetRoutes from './routes/rulesets/index.js'
+import { SHARED_SCHEMAS } from './schemas/index.js'
 
 export interface AppOptions {
   /** Overrides the logger built from the config (tests pass `false`). */
@@ -18,7 +19,11 @@ export interface AppOptions {
   migrate?: boolean
 }
 
-const SHARED_SCHEMAS = [ProblemSchema, LivenessSchema, ReadinessSchema]
+/**
+ * Defaults sit inside records (sheet meters, abilities), where Ajv cannot apply them and its
+ * strict schema mode would refuse the schema; the rules layer fills those itself.
+ */
+const AJV_OPTIONS = { removeAdditional: false, useDefaults: true, allErrors: true, strictSchema: false } as const
 
 /**
  * Bodies are validated strictly (no type coercion, unknown fields refused) so a typo is an
@@ -29,10 +34,10 @@ function validatorCompilers(): NonNullable<FastifyServerOptions['schemaControlle
   return {
     buildValidator(externalSchemas) {
       const strict = factory(externalSchemas, {
-        customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: true },
+        customOptions: { ...AJV_OPTIONS, coerceTypes: false },
       })
       const lenient = factory(externalSchemas, {
-        customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: true },
+        customOptions: { ...AJV_OPTIONS, coerceTypes: 'array' },
       })
       return (route) => (route.httpPart === 'body' ? strict(route) : lenient(route))
     },
@@ -65,6 +70,8 @@ export async function buildApp(config: Config, options: AppOptions = {}) {
   })
 
   await app.register(healthRoutes)
+  await app.register(rulesetRoutes)
+  await app.register(resolveRoutes)
 
   return app
 }

@@ -160,7 +160,12 @@ export function edgeOf(advantage: boolean, disadvantage: boolean): Edge {
 }
 
 /** One die, or two keeping the highest (advantage) or the lowest (disadvantage). */
-export function rollWithEdge(dice: Dice, sides: number, edge: Edge, purpose: string): { faces: number[]; kept: number } {
+export function rollWithEdge(
+  dice: Dice,
+  sides: number,
+  edge: Edge,
+  purpose: string,
+): { faces: number[]; kept: number } {
   const first = dice.roll(sides, purpose)
   if (edge === 'none') return { faces: [first], kept: first }
   const second = dice.roll(sides, edge)

@@ -37,6 +37,11 @@ export interface RuleAction<Sheet = any, Request = any, Settings = any> {
   request: TSchema
   /** TypeBox schema of `outcome`. */
   outcome: TSchema
+  /**
+   * A sheet on which the request's first example works, when the default sheet will not do
+   * (a decision needs something pending). Used for the API's examples.
+   */
+  exampleSheet?: unknown
   resolve(sheet: Sheet, request: Request, dice: Dice, settings: Settings): Resolution<Sheet>
 }
 
@@ -49,8 +54,11 @@ export interface RuleSet<Sheet = any, Settings = any> {
   sheet: TSchema
   /** Campaign settings for this rule set, with defaults. */
   settings: TSchema
-  /** Fills defaults and recomputes every derived field; the only way a sheet enters the rules. */
-  normalizeSheet(input: unknown): Sheet
+  /**
+   * Fills defaults and recomputes every derived field; the only way a sheet enters the rules.
+   * Settings bound what the sheet may hold (e.g. an emotion's top stage).
+   */
+  normalizeSheet(input: unknown, settings?: Settings): Sheet
   normalizeSettings(input: unknown): Settings
   /** Reference tables published by GET /v1/rulesets/{ruleset}. */
   tables: Record<string, unknown>
@@ -64,11 +72,7 @@ export function resolveAction<Sheet, Settings>(
   input: { sheet: unknown; request: unknown; dice?: DiceRequest; settings?: unknown },
 ): Resolved<Sheet> {
   const dice = createDice(input.dice)
-  const resolution = action.resolve(
-    ruleSet.normalizeSheet(input.sheet),
-    input.request,
-    dice,
-    ruleSet.normalizeSettings(input.settings ?? {}),
-  )
-  return { ...resolution, sheet: ruleSet.normalizeSheet(resolution.sheet), dice: dice.finish() }
+  const settings = ruleSet.normalizeSettings(input.settings ?? {})
+  const resolution = action.resolve(ruleSet.normalizeSheet(input.sheet, settings), input.request, dice, settings)
+  return { ...resolution, sheet: ruleSet.normalizeSheet(resolution.sheet, settings), dice: dice.finish() }
 }

@@ -64,5 +64,6 @@ export const reactionRetrievalAction: RuleAction<ReactionRollsSheet, unknown, Re
     "The player decides a reaction roll that landed in the retrievable band: `raise` one emotion by one stage (it must be below the campaign's top stage) to turn the roll into a success and mark one XP on the rolled ability unless it is maxed-out, crippled or its track is full; or `decline` and the roll fails.",
   request: ReactionRetrievalRequestSchema,
   outcome: ReactionRetrievalOutcomeSchema,
+  exampleSheet: { pendingRetrieval: { ability: 'agility', dice: 'd6', pressure: 4, result: 3 } },
   resolve: resolveReactionRetrieval,
 }

@@ -12,7 +12,7 @@ export function normalizeSettings(input: unknown): ReactionRollsSettings {
   return parseWith<ReactionRollsSettings>(ReactionRollsSettingsSchema, input, '/settings', 'SETTINGS_INVALID')
 }
 
-export function normalizeSheet(input: unknown): ReactionRollsSheet {
+export function normalizeSheet(input: unknown, settings?: ReactionRollsSettings): ReactionRollsSheet {
   const withAbilityDefaults = fillAbilityDefaults(input)
   const sheet = parseWith<ReactionRollsSheet>(ReactionRollsSheetSchema, withAbilityDefaults, '/sheet', 'SHEET_INVALID')
   const pending = sheet.pendingRetrieval
@@ -24,6 +24,7 @@ export function normalizeSheet(input: unknown): ReactionRollsSheet {
       '/sheet/pendingRetrieval/ability',
     )
   }
+  if (settings) assertSheetFitsSettings(sheet, settings)
   return sheet
 }
 

@@ -1,0 +1,33 @@
+import type { TSchema } from 'typebox'
+import { DiceRequestSchema, DieRollSchema } from '../rules/dice.js'
+import { RULE_SETS } from '../rules/index.js'
+import { LivenessSchema, ReadinessSchema } from './health.js'
+import { ProblemSchema } from './problem.js'
+import { PendingDecisionSchema } from './resolution.js'
+import { RuleSetActionSchema, RuleSetDetailSchema, RuleSetListSchema, RuleSetSummarySchema } from './rulesets.js'
+
+const RULE_SET_SCHEMAS: TSchema[] = RULE_SETS.flatMap((ruleSet) => [
+  ruleSet.sheet,
+  ruleSet.settings,
+  ...ruleSet.actions.flatMap((action) => [action.request, action.outcome]),
+])
+
+/** Schemas registered once with `app.addSchema`: routes refer to them and OpenAPI names them by `$id`. */
+export const SHARED_SCHEMAS: TSchema[] = uniqueById([
+  ProblemSchema,
+  LivenessSchema,
+  ReadinessSchema,
+  DiceRequestSchema,
+  DieRollSchema,
+  PendingDecisionSchema,
+  RuleSetActionSchema,
+  RuleSetSummarySchema,
+  RuleSetListSchema,
+  RuleSetDetailSchema,
+  ...RULE_SET_SCHEMAS,
+])
+
+/** Actions may share a schema (two passion actions, one outcome); each is registered once. */
+function uniqueById(schemas: TSchema[]): TSchema[] {
+  return [...new Map(schemas.map((schema) => [(schema as { $id?: string }).$id, schema])).values()]
+}
