@@ -4,9 +4,16 @@ import Fastify, { type FastifyServerOptions } from 'fastify'
 import { randomUUID } from 'node:crypto'
 import type { Config } from './config.js'
 import { loggerOptions } from './logger.js'
+import auth from './plugins/app/auth.js'
 import database from './plugins/app/database.js'
+import eventFeed from './plugins/app/event-feed.js'
+import store from './plugins/app/store.js'
 import problemDetails from './plugins/app/problem-details.js'
 import openApi from './plugins/external/swagger.js'
+import actionRoutes from './routes/actions/index.js'
+import campaignRoutes from './routes/campaigns/index.js'
+import characterRoutes from './routes/characters/index.js'
+import eventRoutes from './routes/events/index.js'
 import healthRoutes from './routes/health/index.js'
 import resolveRoutes from './routes/resolve/index.js'
 import rulesetRoutes from './routes/rulesets/index.js'
@@ -69,9 +76,17 @@ export async function buildApp(config: Config, options: AppOptions = {}) {
     migrate: options.migrate ?? true,
   })
 
+  await app.register(store)
+  await app.register(eventFeed)
+  await app.register(auth, { adminToken: config.ADMIN_TOKEN })
+
   await app.register(healthRoutes)
   await app.register(rulesetRoutes)
   await app.register(resolveRoutes)
+  await app.register(campaignRoutes)
+  await app.register(characterRoutes)
+  await app.register(actionRoutes)
+  await app.register(eventRoutes)
 
   return app
 }

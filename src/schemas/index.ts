@@ -1,6 +1,19 @@
 import type { TSchema } from 'typebox'
 import { DiceRequestSchema, DieRollSchema } from '../rules/dice.js'
 import { RULE_SETS } from '../rules/index.js'
+import { AuditReportSchema } from './audit.js'
+import {
+  ApiKeyListSchema,
+  ApiKeySchema,
+  CampaignSchema,
+  CreateCampaignSchema,
+  CreatedCampaignSchema,
+  MintedKeySchema,
+  MintKeySchema,
+  UpdateCampaignSchema,
+} from './campaigns.js'
+import { CharacterListSchema, CharacterSchema, CreateCharacterSchema, PatchCharacterSchema } from './characters.js'
+import { CommandResultSchema, EventListSchema, EventSchema } from './events.js'
 import { LivenessSchema, ReadinessSchema } from './health.js'
 import { ProblemSchema } from './problem.js'
 import { PendingDecisionSchema } from './resolution.js'
@@ -25,6 +38,22 @@ export const SHARED_SCHEMAS: TSchema[] = uniqueById([
   RuleSetListSchema,
   RuleSetDetailSchema,
   ...RULE_SET_SCHEMAS,
+  CampaignSchema,
+  CreateCampaignSchema,
+  UpdateCampaignSchema,
+  ApiKeySchema,
+  MintedKeySchema,
+  CreatedCampaignSchema,
+  MintKeySchema,
+  ApiKeyListSchema,
+  CharacterSchema,
+  CreateCharacterSchema,
+  PatchCharacterSchema,
+  CharacterListSchema,
+  EventSchema,
+  EventListSchema,
+  CommandResultSchema,
+  AuditReportSchema,
 ])
 
 /** Actions may share a schema (two passion actions, one outcome); each is registered once. */

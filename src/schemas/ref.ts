@@ -18,3 +18,21 @@ export function problem(description: string) {
     content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: 'Problem#' } } },
   } as const
 }
+
+const PROBLEM_DESCRIPTIONS = {
+  400: 'The request is malformed: invalid JSON, or a bad path or query parameter.',
+  401: 'No key, or an unknown or revoked key.',
+  403: 'The key may not do this (a player key asking for a GM action, or for another player’s character).',
+  404: 'Not found — or not in the campaign this key belongs to.',
+  409: 'The current state does not allow this now (a decision is pending, an event is not the latest, a request with the same Idempotency-Key is in flight…).',
+  412: 'If-Match names a version that is no longer current.',
+  422: 'A field is invalid, or the rules do not allow this request.',
+} as const
+
+/** The documented error responses of a route, by status. */
+export function problems(...statuses: (keyof typeof PROBLEM_DESCRIPTIONS)[]) {
+  return Object.fromEntries(statuses.map((status) => [status, problem(PROBLEM_DESCRIPTIONS[status])])) as Record<
+    (typeof statuses)[number],
+    ReturnType<typeof problem>
+  >
+}

@@ -60,3 +60,21 @@ export function resolutionSchema(ruleSet: RuleSet, action: RuleAction) {
     { $id: `${pascalCase(action.name)}Resolution`, additionalProperties: false },
   )
 }
+
+/** Body of a stateful action on a stored character: the request, optionally the dice and who may see it. */
+export function commandBodySchema(action: RuleAction) {
+  const [request] = (action.request as { examples?: unknown[] }).examples ?? []
+  return Type.Object(
+    {
+      request: ref(action.request as TSchema),
+      dice: Type.Optional(ref(DiceRequestSchema)),
+      visibility: Type.Optional(
+        Type.Union([Type.Literal('public'), Type.Literal('gm')], {
+          default: 'public',
+          description: '`gm` keeps the roll from players and from webhooks that did not opt in (GM keys only).',
+        }),
+      ),
+    },
+    { $id: `${pascalCase(action.name)}CommandBody`, additionalProperties: false, examples: [{ request }] },
+  )
+}

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { STATUS_CODES } from 'node:http'
+import { InvalidFieldError } from '../../errors.js'
 import { RuleError } from '../../rules/errors.js'
 import { PROBLEM_CONTENT_TYPE, type Problem } from '../../schemas/problem.js'
 
@@ -44,7 +45,7 @@ function kebab(code: string): string {
     .replace(/_/g, '-')
 }
 
-export function problemFor(error: FastifyError | RuleError, request: FastifyRequest): Problem {
+export function problemFor(error: FastifyError | RuleError | InvalidFieldError, request: FastifyRequest): Problem {
   const base = { instance: request.url, requestId: String(request.id) }
 
   if ('validation' in error && Array.isArray(error.validation)) {
@@ -71,6 +72,18 @@ export function problemFor(error: FastifyError | RuleError, request: FastifyRequ
       detail: error.message,
       code: error.code,
       ...(error.pointer ? { errors: [{ pointer: `/body${error.pointer}`, detail: error.message }] } : {}),
+    }
+  }
+
+  if (error instanceof InvalidFieldError) {
+    return {
+      ...base,
+      type: `${PROBLEM_TYPE_PREFIX}invalid-field`,
+      title: 'Request validation failed',
+      status: 422,
+      detail: `${error.pointer} ${error.message}`,
+      code: error.code,
+      errors: [{ pointer: error.pointer, detail: error.message }],
     }
   }
 

@@ -1,0 +1,25 @@
+import { createHash, randomBytes } from 'node:crypto'
+
+export const KeyRoles = ['gm', 'player'] as const
+export type KeyRole = (typeof KeyRoles)[number]
+
+const KEY_PREFIX: Record<KeyRole, string> = { gm: 'nrv_gm_', player: 'nrv_pl_' }
+
+/** How much of a key is kept in the clear so people can tell their keys apart. */
+const VISIBLE_LENGTH = 12
+
+export interface MintedKey {
+  secret: string
+  hash: string
+  prefix: string
+}
+
+/** 256 random bits behind a recognisable prefix; only the hash is ever stored. */
+export function mintKey(role: KeyRole): MintedKey {
+  const secret = `${KEY_PREFIX[role]}${randomBytes(32).toString('base64url')}`
+  return { secret, hash: hashKey(secret), prefix: secret.slice(0, VISIBLE_LENGTH) }
+}
+
+export function hashKey(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex')
+}

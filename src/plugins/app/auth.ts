@@ -1,0 +1,87 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { timingSafeEqual } from 'node:crypto'
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../errors.js'
+import { hashKey, type KeyRole } from '../../lib/api-keys.js'
+
+/** Who may call a route: anyone with the admin token (when one is set), a campaign's GM key, or any of its keys. */
+export type Access = 'admin' | 'gm' | 'member'
+
+export interface Principal {
+  keyId: string
+  role: KeyRole
+  characterIds: string[]
+  campaign: { id: string; name: string; ruleset: string; settings: unknown }
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access
+  }
+  interface FastifyRequest {
+    principal: Principal
+  }
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization
+  const match = header?.match(/^Bearer\s+(\S+)\s*$/i)
+  return match?.[1]
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given)
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+export default fp<{ adminToken?: string | undefined }>(
+  async function auth(app: FastifyInstance, options) {
+    app.decorateRequest('principal', null as unknown as Principal)
+
+    app.addHook('onRequest', async (request, reply) => {
+      const access = request.routeOptions.config.access
+      if (!access) return
+      const token = bearerToken(request)
+
+      if (access === 'admin') {
+        if (options.adminToken === undefined) return
+        if (token === undefined || !sameSecret(token, options.adminToken)) {
+          reply.header('www-authenticate', 'Bearer realm="nerve"')
+          throw new UnauthorizedError('creating a campaign needs the admin token: Authorization: Bearer <ADMIN_TOKEN>')
+        }
+        return
+      }
+
+      if (token === undefined) {
+        reply.header('www-authenticate', 'Bearer realm="nerve"')
+        throw new UnauthorizedError('this route needs a campaign key: Authorization: Bearer <key>')
+      }
+      const key = await app.store.apiKeys.findUsable(hashKey(token))
+      if (!key) {
+        reply.header('www-authenticate', 'Bearer realm="nerve", error="invalid_token"')
+        throw new UnauthorizedError('the key is unknown or has been revoked')
+      }
+      // A key never learns whether another campaign exists: a foreign campaign is simply not found.
+      const { campaignId } = request.params as { campaignId?: string }
+      if (campaignId !== undefined && campaignId !== key.campaignId) {
+        throw new NotFoundError(`campaign ${campaignId} not found`)
+      }
+      if (access === 'gm' && key.role !== 'gm') {
+        throw new ForbiddenError('only the GM key may do this')
+      }
+      request.principal = {
+        keyId: key.id,
+        role: key.role as KeyRole,
+        characterIds: key.characterIds,
+        campaign: {
+          id: key.campaign.id,
+          name: key.campaign.name,
+          ruleset: key.campaign.ruleset,
+          settings: key.campaign.settings,
+        },
+      }
+    })
+  },
+  { name: 'auth', dependencies: ['store'] },
+)

@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import { EventFeed } from '../../services/event-feed.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    eventFeed: EventFeed
+  }
+}
+
+export default fp(
+  async function eventFeed(app: FastifyInstance) {
+    app.decorate('eventFeed', new EventFeed())
+  },
+  { name: 'event-feed' },
+)

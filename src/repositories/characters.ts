@@ -1,0 +1,57 @@
+import type { Prisma } from '../generated/prisma/client.js'
+import type { Db } from './db.js'
+
+export interface LockedCharacter {
+  id: string
+  name: string
+  sheet: unknown
+  version: number
+  archivedAt: Date | null
+}
+
+export class CharacterRepository {
+  constructor(private readonly db: Db) {}
+
+  create(character: { id: string; campaignId: string; name: string; sheet: unknown }) {
+    return this.db.character.create({ data: { ...character, sheet: character.sheet as Prisma.InputJsonValue } })
+  }
+
+  find(campaignId: string, id: string) {
+    return this.db.character.findFirst({ where: { campaignId, id } })
+  }
+
+  /** Ascending by id (time-ordered), starting after a cursor; one extra row tells whether more follow. */
+  list(campaignId: string, options: { after?: string | undefined; limit: number; includeArchived: boolean }) {
+    return this.db.character.findMany({
+      where: {
+        campaignId,
+        ...(options.after ? { id: { gt: options.after } } : {}),
+        ...(options.includeArchived ? {} : { archivedAt: null }),
+      },
+      orderBy: { id: 'asc' },
+      take: options.limit + 1,
+    })
+  }
+
+  /** Locks the character row until the transaction ends: commands on one character run one at a time. */
+  async lock(campaignId: string, id: string): Promise<LockedCharacter | undefined> {
+    const [row] = await this.db.$queryRaw<LockedCharacter[]>`
+      SELECT "id", "name", "sheet", "version", "archived_at" AS "archivedAt"
+      FROM "characters" WHERE "id" = ${id}::uuid AND "campaign_id" = ${campaignId}::uuid
+      FOR UPDATE`
+    return row
+  }
+
+  save(id: string, changes: { sheet?: unknown; name?: string; archivedAt?: Date | null }) {
+    return this.db.character.update({
+      where: { id },
+      data: {
+        ...(changes.sheet === undefined ? {} : { sheet: changes.sheet as Prisma.InputJsonValue }),
+        ...(changes.name === undefined ? {} : { name: changes.name }),
+        ...(changes.archivedAt === undefined ? {} : { archivedAt: changes.archivedAt }),
+        version: { increment: 1 },
+        updatedAt: new Date(),
+      },
+    })
+  }
+}

@@ -1,0 +1,40 @@
+import type { PrismaClient } from '../generated/prisma/client.js'
+import { ApiKeyRepository } from './api-keys.js'
+import { CampaignRepository } from './campaigns.js'
+import { CharacterRepository } from './characters.js'
+import type { Db } from './db.js'
+import { EventRepository } from './events.js'
+import { IdempotencyRepository } from './idempotency.js'
+
+export interface Repositories {
+  campaigns: CampaignRepository
+  apiKeys: ApiKeyRepository
+  characters: CharacterRepository
+  events: EventRepository
+  idempotency: IdempotencyRepository
+}
+
+function repositoriesOn(db: Db): Repositories {
+  return {
+    campaigns: new CampaignRepository(db),
+    apiKeys: new ApiKeyRepository(db),
+    characters: new CharacterRepository(db),
+    events: new EventRepository(db),
+    idempotency: new IdempotencyRepository(db),
+  }
+}
+
+export interface Store extends Repositories {
+  /** Runs work in one database transaction; everything it writes commits together or not at all. */
+  transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>
+}
+
+export function createStore(prisma: PrismaClient): Store {
+  return {
+    ...repositoriesOn(prisma),
+    transaction: (work) =>
+      // Waiting for a character's row lock counts against the timeout: many rolls on one
+      // character queue up behind each other.
+      prisma.$transaction((tx) => work(repositoriesOn(tx)), { maxWait: 10_000, timeout: 30_000 }),
+  }
+}

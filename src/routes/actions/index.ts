@@ -1,0 +1,61 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { RULE_SETS } from '../../rules/index.js'
+import { CharacterParams, IdempotencyHeaders } from '../../schemas/common.js'
+import { CommandResultSchema } from '../../schemas/events.js'
+import { problems, ref } from '../../schemas/ref.js'
+import { commandBodySchema, pascalCase } from '../../schemas/resolution.js'
+import { performAction } from '../../services/commands.js'
+import { idempotent } from '../../services/idempotency.js'
+
+export const RULE_SET_TAGS: Record<string, string> = {
+  'shock-meters': 'Shock meters',
+  'trauma-table': 'Trauma table',
+  'reaction-rolls': 'Reaction rolls',
+}
+
+/** One route per action of every rule set, on a stored character: resolve, save, record — in one transaction. */
+const actionRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const context = { store: app.store, feed: app.eventFeed }
+  for (const ruleSet of RULE_SETS) {
+    for (const action of ruleSet.actions) {
+      const body = commandBodySchema(action)
+      app.addSchema(body)
+      app.post(
+        `/v1/campaigns/:campaignId/characters/:characterId/${action.name}`,
+        {
+          config: { access: action.actor === 'gm' ? 'gm' : 'member' },
+          schema: {
+            tags: [RULE_SET_TAGS[ruleSet.id] ?? ruleSet.title],
+            operationId: `perform${pascalCase(action.name)}`,
+            summary: action.summary,
+            description: `${action.description}\n\nOn a stored character of a \`${ruleSet.id}\` campaign${action.actor === 'gm' ? ' (GM only)' : ''}: locks the character, resolves against its sheet, saves the new sheet and appends the event, all in one transaction. Send an \`Idempotency-Key\` to make retries safe.`,
+            security: [{ bearerAuth: [] }],
+            params: CharacterParams,
+            headers: IdempotencyHeaders,
+            body: ref(body),
+            response: {
+              201: ref(CommandResultSchema, { description: 'The event recorded and the character after it.' }),
+              ...problems(400, 401, 403, 404, 409, 422),
+            },
+          },
+        },
+        async (request, reply) => {
+          const result = await idempotent(
+            app.store,
+            request.principal,
+            request.headers['idempotency-key'],
+            { action: action.name, character: request.params.characterId, body: request.body },
+            (options) =>
+              performAction(context, request.principal, request.params.characterId, action.name, request.body, options),
+          )
+          return reply
+            .code(201)
+            .header('idempotent-replayed', String(result.replayed))
+            .send(result.body as never)
+        },
+      )
+    }
+  }
+}
+
+export default actionRoutes

@@ -1,0 +1,162 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import Type from 'typebox'
+import {
+  ApiKeyListSchema,
+  ApiKeySchema,
+  CampaignSchema,
+  CreateCampaignSchema,
+  CreatedCampaignSchema,
+  MintedKeySchema,
+  MintKeySchema,
+  UpdateCampaignSchema,
+} from '../../schemas/campaigns.js'
+import { CampaignParams, Uuid } from '../../schemas/common.js'
+import { problems, ref } from '../../schemas/ref.js'
+import {
+  createCampaign,
+  deleteCampaign,
+  getCampaign,
+  listKeys,
+  mintPlayerKey,
+  revokeKey,
+  updateCampaign,
+} from '../../services/campaigns.js'
+
+const security = [{ bearerAuth: [] }]
+
+const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/v1/campaigns',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['Campaigns'],
+        operationId: 'createCampaign',
+        summary: 'Create a campaign',
+        description:
+          'Creates a campaign of one rule set and returns it with its GM key. **The key is shown only this once**: copy it, then use "Authorize" with it. When the server has an `ADMIN_TOKEN`, send it as the bearer token here.',
+        security,
+        body: ref(CreateCampaignSchema),
+        response: {
+          201: ref(CreatedCampaignSchema, { description: 'The campaign and its GM key (shown once).' }),
+          ...problems(400, 401, 422),
+        },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await createCampaign(app.store, request.body)),
+  )
+
+  app.get(
+    '/v1/campaigns/:campaignId',
+    {
+      config: { access: 'member' },
+      schema: {
+        tags: ['Campaigns'],
+        operationId: 'getCampaign',
+        summary: 'Get the campaign',
+        description: 'The campaign this key belongs to: name, rule set, settings and how many events it has.',
+        security,
+        params: CampaignParams,
+        response: { 200: ref(CampaignSchema), ...problems(401, 404) },
+      },
+    },
+    async (request) => getCampaign(app.store, request.params.campaignId),
+  )
+
+  app.patch(
+    '/v1/campaigns/:campaignId',
+    {
+      config: { access: 'gm' },
+      schema: {
+        tags: ['Campaigns'],
+        operationId: 'updateCampaign',
+        summary: 'Rename the campaign or change its settings',
+        description:
+          'GM only. Settings are validated against the rule set’s settings schema; anything left out takes its default.',
+        security,
+        params: CampaignParams,
+        body: ref(UpdateCampaignSchema),
+        response: { 200: ref(CampaignSchema), ...problems(401, 403, 404, 422) },
+      },
+    },
+    async (request) => updateCampaign(app.store, request.params.campaignId, request.body),
+  )
+
+  app.delete(
+    '/v1/campaigns/:campaignId',
+    {
+      config: { access: 'gm' },
+      schema: {
+        tags: ['Campaigns'],
+        operationId: 'deleteCampaign',
+        summary: 'Close the campaign',
+        description:
+          'GM only. The campaign and every key of it stop answering (404 / 401). Its append-only history is kept in the database.',
+        security,
+        params: CampaignParams,
+        response: { 204: Type.Null({ description: 'Closed.' }), ...problems(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await deleteCampaign(app.store, request.params.campaignId)
+      return reply.code(204).send(null)
+    },
+  )
+
+  app.get(
+    '/v1/campaigns/:campaignId/keys',
+    {
+      config: { access: 'gm' },
+      schema: {
+        tags: ['Keys'],
+        operationId: 'listKeys',
+        summary: 'List the campaign’s keys',
+        description:
+          'GM only. Every key with its prefix, role, characters and whether it is revoked. Secrets are never shown again.',
+        security,
+        params: CampaignParams,
+        response: { 200: ref(ApiKeyListSchema), ...problems(401, 403, 404) },
+      },
+    },
+    async (request) => listKeys(app.store, request.params.campaignId),
+  )
+
+  app.post(
+    '/v1/campaigns/:campaignId/keys',
+    {
+      config: { access: 'gm' },
+      schema: {
+        tags: ['Keys'],
+        operationId: 'mintPlayerKey',
+        summary: 'Mint a player key',
+        description:
+          'GM only. A player key reads the campaign’s public data and acts for the characters it is bound to. **The key is shown only this once.**',
+        security,
+        params: CampaignParams,
+        body: ref(MintKeySchema),
+        response: { 201: ref(MintedKeySchema), ...problems(400, 401, 403, 404, 422) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await mintPlayerKey(app.store, request.params.campaignId, request.body)),
+  )
+
+  app.delete(
+    '/v1/campaigns/:campaignId/keys/:keyId',
+    {
+      config: { access: 'gm' },
+      schema: {
+        tags: ['Keys'],
+        operationId: 'revokeKey',
+        summary: 'Revoke a key',
+        description: 'GM only. The key stops working at once. Revoking twice is harmless.',
+        security,
+        params: Type.Object({ campaignId: Uuid('The campaign.'), keyId: Uuid('The key to revoke.') }),
+        response: { 200: ref(ApiKeySchema), ...problems(401, 403, 404) },
+      },
+    },
+    async (request) => revokeKey(app.store, request.params.campaignId, request.params.keyId),
+  )
+}
+
+export default campaignRoutes

@@ -1,0 +1,207 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import Type from 'typebox'
+import { AuditReportSchema } from '../../schemas/audit.js'
+import {
+  CharacterListQuery,
+  CharacterListSchema,
+  CharacterSchema,
+  CreateCharacterSchema,
+  PatchCharacterSchema,
+} from '../../schemas/characters.js'
+import { CampaignParams, CharacterParams, IdempotencyHeaders, Uuid } from '../../schemas/common.js'
+import { CommandResultSchema } from '../../schemas/events.js'
+import { problems, ref } from '../../schemas/ref.js'
+import { auditCharacter } from '../../services/audit.js'
+import {
+  archiveCharacter,
+  createCharacter,
+  getCharacter,
+  listCharacters,
+  patchCharacter,
+} from '../../services/characters.js'
+import { revertLatest } from '../../services/commands.js'
+import { idempotent } from '../../services/idempotency.js'
+
+const security = [{ bearerAuth: [] }]
+
+const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const context = { store: app.store, feed: app.eventFeed }
+
+  app.post(
+    '/v1/campaigns/:campaignId/characters',
+    {
+      config: { access: 'gm' },
+      schema: {
+        tags: ['Characters'],
+        operationId: 'createCharacter',
+        summary: 'Create a character',
+        description:
+          'GM only. The sheet is validated against the campaign’s rule set; anything left out takes its default and derived values are computed. Recorded as a `character.created` event.',
+        security,
+        params: CampaignParams,
+        headers: IdempotencyHeaders,
+        body: ref(CreateCharacterSchema),
+        response: { 201: ref(CommandResultSchema), ...problems(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request, reply) => {
+      const result = await idempotent(
+        app.store,
+        request.principal,
+        request.headers['idempotency-key'],
+        { route: 'create-character', body: request.body },
+        (options) => createCharacter(context, request.principal, request.body, options),
+      )
+      return reply
+        .code(201)
+        .header('idempotent-replayed', String(result.replayed))
+        .send(result.body as never)
+    },
+  )
+
+  app.get(
+    '/v1/campaigns/:campaignId/characters',
+    {
+      config: { access: 'member' },
+      schema: {
+        tags: ['Characters'],
+        operationId: 'listCharacters',
+        summary: 'List the characters',
+        description: 'In creation order, a page at a time: pass `nextCursor` as `after` for the next page.',
+        security,
+        params: CampaignParams,
+        querystring: CharacterListQuery,
+        response: { 200: ref(CharacterListSchema), ...problems(400, 401, 404) },
+      },
+    },
+    async (request) => listCharacters(context, request.principal, request.query),
+  )
+
+  app.get(
+    '/v1/campaigns/:campaignId/characters/:characterId',
+    {
+      config: { access: 'member' },
+      schema: {
+        tags: ['Characters'],
+        operationId: 'getCharacter',
+        summary: 'Get a character',
+        description:
+          'The character and its sheet. The `ETag` header is its version: send it back as `If-Match` when editing.',
+        security,
+        params: CharacterParams,
+        response: { 200: ref(CharacterSchema), ...problems(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const character = await getCharacter(context, request.principal, request.params.characterId)
+      return reply.header('etag', `"${character.version}"`).send(character)
+    },
+  )
+
+  app.patch(
+    '/v1/campaigns/:campaignId/characters/:characterId',
+    {
+      config: { access: 'gm' },
+      schema: {
+        tags: ['Characters'],
+        operationId: 'patchCharacter',
+        summary: 'Edit a character',
+        description:
+          'GM only. Renames the character and/or merges a JSON merge patch into its sheet; the result is validated and derived values recomputed. With `If-Match: "<version>"` the edit is refused (412) if someone changed the character since. Recorded as a `character.updated` event with the sheet before and after.',
+        security,
+        params: CharacterParams,
+        headers: Type.Object({
+          'if-match': Type.Optional(
+            Type.String({ description: 'The ETag (version) the edit was made against, e.g. `"3"`.' }),
+          ),
+        }),
+        body: ref(PatchCharacterSchema),
+        response: { 200: ref(CommandResultSchema), ...problems(400, 401, 403, 404, 409, 412, 422) },
+      },
+    },
+    async (request, reply) => {
+      const result = await patchCharacter(
+        context,
+        request.principal,
+        request.params.characterId,
+        request.body,
+        request.headers['if-match'],
+      )
+      return reply.header('etag', `"${result.character.version}"`).send(result)
+    },
+  )
+
+  app.delete(
+    '/v1/campaigns/:campaignId/characters/:characterId',
+    {
+      config: { access: 'gm' },
+      schema: {
+        tags: ['Characters'],
+        operationId: 'archiveCharacter',
+        summary: 'Archive a character',
+        description:
+          'GM only. The character leaves the list and takes no more rolls; its history stays. Recorded as a `character.archived` event, which a revert can undo.',
+        security,
+        params: CharacterParams,
+        response: { 200: ref(CommandResultSchema), ...problems(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => archiveCharacter(context, request.principal, request.params.characterId),
+  )
+
+  app.post(
+    '/v1/campaigns/:campaignId/characters/:characterId/revert',
+    {
+      config: { access: 'gm' },
+      schema: {
+        tags: ['Characters'],
+        operationId: 'revertLatestEvent',
+        summary: 'Undo the character’s latest event',
+        description:
+          'GM only. Appends a `revert` event that puts the whole sheet back as it was before the named event — notches, derived abilities, burn-out, conditions, pending decisions. Only the character’s latest event can be reverted (409 otherwise); the history itself is never changed.',
+        security,
+        params: CharacterParams,
+        headers: IdempotencyHeaders,
+        body: Type.Object(
+          { eventId: Uuid('The character’s latest event.') },
+          { additionalProperties: false, examples: [{ eventId: '0193a5e2-7c1d-7000-8000-000000000001' }] },
+        ),
+        response: { 201: ref(CommandResultSchema), ...problems(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request, reply) => {
+      const result = await idempotent(
+        app.store,
+        request.principal,
+        request.headers['idempotency-key'],
+        { route: 'revert', character: request.params.characterId, body: request.body },
+        (options) =>
+          revertLatest(context, request.principal, request.params.characterId, request.body.eventId, options),
+      )
+      return reply
+        .code(201)
+        .header('idempotent-replayed', String(result.replayed))
+        .send(result.body as never)
+    },
+  )
+
+  app.get(
+    '/v1/campaigns/:campaignId/characters/:characterId/audit',
+    {
+      config: { access: 'gm' },
+      schema: {
+        tags: ['Characters'],
+        operationId: 'auditCharacter',
+        summary: 'Check the sheet against its history',
+        description:
+          'GM only. Rebuilds the sheet from the character’s events alone — re-resolving every roll with the dice it recorded — and reports whether it matches the stored sheet, or the first event where they part.',
+        security,
+        params: CharacterParams,
+        response: { 200: ref(AuditReportSchema), ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request) => auditCharacter(app.store, request.principal, request.params.characterId),
+  )
+}
+
+export default characterRoutes

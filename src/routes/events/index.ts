@@ -1,0 +1,175 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import Type from 'typebox'
+import { DiceRequestSchema } from '../../rules/dice.js'
+import { CampaignParams, IdempotencyHeaders, Uuid } from '../../schemas/common.js'
+import { CommandResultSchema, EventListQuery, EventListSchema, EventSchema } from '../../schemas/events.js'
+import { problems, ref } from '../../schemas/ref.js'
+import { settleDecision } from '../../services/commands.js'
+import { currentSeq, streamEvents } from '../../services/event-stream.js'
+import { getEvent, listEvents } from '../../services/history.js'
+import { idempotent } from '../../services/idempotency.js'
+
+const security = [{ bearerAuth: [] }]
+const EventParams = Type.Object({ campaignId: Uuid('The campaign.'), eventId: Uuid('The event.') })
+
+const DecisionBodySchema = Type.Object(
+  {
+    request: Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description:
+          'The request of the decision action the event names in `pending.action` (see that action’s schema).',
+      },
+    ),
+    dice: Type.Optional(ref(DiceRequestSchema)),
+    visibility: Type.Optional(Type.Union([Type.Literal('public'), Type.Literal('gm')], { default: 'public' })),
+  },
+  { $id: 'DecisionBody', additionalProperties: false, examples: [{ request: { response: 'panic' } }] },
+)
+
+const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const context = { store: app.store, feed: app.eventFeed }
+  const openStreams = new Set<AbortController>()
+  // Streams never end on their own: close them so shutdown is not held up by listeners.
+  app.addHook('preClose', async () => {
+    for (const stream of openStreams) stream.abort()
+  })
+  app.addSchema(DecisionBodySchema)
+
+  app.get(
+    '/v1/campaigns/:campaignId/events',
+    {
+      config: { access: 'member' },
+      schema: {
+        tags: ['History'],
+        operationId: 'listEvents',
+        summary: 'Read the campaign’s history',
+        description:
+          'Every event in sequence order, a page at a time (`after` = the last `seq` you have). Filter by character and type. Player keys see public events only.',
+        security,
+        params: CampaignParams,
+        querystring: EventListQuery,
+        response: { 200: ref(EventListSchema), ...problems(400, 401, 404) },
+      },
+    },
+    async (request) => listEvents(app.store, request.principal, request.query),
+  )
+
+  app.get(
+    '/v1/campaigns/:campaignId/events/stream',
+    {
+      config: { access: 'member' },
+      schema: {
+        tags: ['History'],
+        operationId: 'streamEvents',
+        summary: 'Follow new events live (Server-Sent Events)',
+        description:
+          'A `text/event-stream` of the campaign’s events as they are recorded: each message has `id` = the event’s `seq`, `event` = its type and `data` = the event as JSON. Reconnect with `Last-Event-ID` (or `?after=`) to resume without a gap; without either, the stream starts with the next new event. Player keys see public events only. Swagger UI cannot display a stream: use `curl -N` or `EventSource`.',
+        security,
+        params: CampaignParams,
+        querystring: Type.Object({
+          after: Type.Optional(Type.Integer({ minimum: 0, description: 'Resume after this `seq`.' })),
+        }),
+        headers: Type.Object({
+          'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]+$', description: 'Resume after this `seq`.' })),
+        }),
+        response: {
+          200: {
+            description: 'The stream.',
+            content: { 'text/event-stream': { schema: { type: 'string' } } },
+          },
+          ...problems(400, 401, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const resumeFrom = request.headers['last-event-id'] ?? request.query.after
+      const after = resumeFrom === undefined ? await currentSeq(app.store, request.principal) : Number(resumeFrom)
+      const controller = new AbortController()
+      openStreams.add(controller)
+      request.raw.on('close', () => controller.abort())
+
+      reply.hijack()
+      reply.raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+        'x-request-id': String(request.id),
+      })
+      reply.raw.write(': connected\n\n')
+      try {
+        await streamEvents(
+          app.store,
+          app.eventFeed,
+          request.principal,
+          after,
+          {
+            event: (event) =>
+              reply.raw.write(`id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`),
+            heartbeat: () => reply.raw.write(': keep-alive\n\n'),
+          },
+          controller.signal,
+        )
+      } catch (err) {
+        request.log.warn({ err }, 'event stream ended by an error')
+      } finally {
+        openStreams.delete(controller)
+        reply.raw.end()
+      }
+    },
+  )
+
+  app.get(
+    '/v1/campaigns/:campaignId/events/:eventId',
+    {
+      config: { access: 'member' },
+      schema: {
+        tags: ['History'],
+        operationId: 'getEvent',
+        summary: 'Get one event',
+        description:
+          'The event with its request, every die, the outcome and the sheet before and after. GM-only events are not found for player keys.',
+        security,
+        params: EventParams,
+        response: { 200: ref(EventSchema), ...problems(400, 401, 404) },
+      },
+    },
+    async (request) => getEvent(app.store, request.principal, request.params.eventId),
+  )
+
+  app.post(
+    '/v1/campaigns/:campaignId/events/:eventId/decision',
+    {
+      config: { access: 'member' },
+      schema: {
+        tags: ['History'],
+        operationId: 'settleDecision',
+        summary: 'Settle the decision an event left pending',
+        description:
+          'When a roll ends with `pending` set, its decision (a stress response, a trauma to accept or answer, a retrieval…) is made here. The request is the one of the action named in `pending.action`. The settlement is its own event with `causationId` = this event. Settling twice is 409.',
+        security,
+        params: EventParams,
+        headers: IdempotencyHeaders,
+        body: ref(DecisionBodySchema),
+        response: { 201: ref(CommandResultSchema), ...problems(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request, reply) => {
+      const result = await idempotent(
+        app.store,
+        request.principal,
+        request.headers['idempotency-key'],
+        { decision: request.params.eventId, body: request.body },
+        (options) => settleDecision(context, request.principal, request.params.eventId, request.body, options),
+      )
+      return reply
+        .code(201)
+        .header('idempotent-replayed', String(result.replayed))
+        .send(result.body as never)
+    },
+  )
+}
+
+export default eventRoutes

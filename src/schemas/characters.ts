@@ -1,0 +1,62 @@
+import Type, { type Static } from 'typebox'
+import { FreeObject, PageLimit, Timestamp, Uuid } from './common.js'
+import { ref } from './ref.js'
+
+export const CharacterSchema = Type.Object(
+  {
+    id: Uuid('Character id.'),
+    campaignId: Uuid('The campaign it belongs to.'),
+    name: Type.String(),
+    ruleset: Type.String(),
+    sheet: FreeObject('The sheet, defaults filled and derived values computed (schema: GET /v1/rulesets/{ruleset}).'),
+    version: Type.Integer({ description: 'Goes up by one with every change; also the ETag.' }),
+    createdAt: Timestamp('When the character was created.'),
+    updatedAt: Timestamp('When the sheet last changed.'),
+    archivedAt: Type.Union([Timestamp('When the character was archived.'), Type.Null()]),
+  },
+  { $id: 'Character', additionalProperties: false },
+)
+
+export const CreateCharacterSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    sheet: Type.Optional(
+      FreeObject(
+        'The sheet in the campaign’s rule set; anything left out takes its default. Leave it out for a new character.',
+      ),
+    ),
+  },
+  { $id: 'CreateCharacter', additionalProperties: false, examples: [{ name: 'Vera Okafor' }] },
+)
+export type CreateCharacter = Static<typeof CreateCharacterSchema>
+
+export const PatchCharacterSchema = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    sheet: Type.Optional(
+      FreeObject(
+        'A JSON merge patch (RFC 7396) of the sheet: fields given replace the stored ones, `null` removes a field (it then takes its default). Derived values are recomputed.',
+      ),
+    ),
+    reason: Type.Optional(
+      Type.String({ maxLength: 500, description: 'Why the sheet was edited; kept in the history.' }),
+    ),
+  },
+  { $id: 'PatchCharacter', additionalProperties: false, minProperties: 1, examples: [{ name: 'Vera "Doc" Okafor' }] },
+)
+export type PatchCharacter = Static<typeof PatchCharacterSchema>
+
+export const CharacterListSchema = Type.Object(
+  {
+    data: Type.Array(ref(CharacterSchema)),
+    hasMore: Type.Boolean({ description: 'True when another page follows.' }),
+    nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `after` to get the next page.' }),
+  },
+  { $id: 'CharacterList', additionalProperties: false },
+)
+
+export const CharacterListQuery = Type.Object({
+  after: Type.Optional(Uuid('Cursor: the last character id of the previous page.')),
+  limit: PageLimit,
+  includeArchived: Type.Boolean({ default: false, description: 'Also list archived characters.' }),
+})

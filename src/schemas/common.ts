@@ -1,0 +1,30 @@
+import Type from 'typebox'
+
+export const Uuid = (description: string) => Type.String({ format: 'uuid', description })
+
+export const Timestamp = (description: string) => Type.String({ format: 'date-time', description })
+
+/** A JSON object whose shape depends on the rule set; its schema is published at GET /v1/rulesets/{ruleset}. */
+export const FreeObject = (description: string) => Type.Object({}, { additionalProperties: true, description })
+
+export const CampaignParams = Type.Object({
+  campaignId: Uuid('The campaign.'),
+})
+
+export const CharacterParams = Type.Object({
+  campaignId: Uuid('The campaign.'),
+  characterId: Uuid('The character.'),
+})
+
+export const PageLimit = Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Items per page (1–100).' })
+
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description:
+        'Makes a retry safe: the same key and body within 24 hours returns the first response again instead of rolling twice.',
+    }),
+  ),
+})

@@ -1,0 +1,70 @@
+import Type from 'typebox'
+import { DieRollSchema } from '../rules/dice.js'
+import { FreeObject, PageLimit, Timestamp, Uuid } from './common.js'
+import { PendingDecisionSchema } from './resolution.js'
+import { ref } from './ref.js'
+import { CharacterSchema } from './characters.js'
+
+export const VisibilitySchema = Type.Union([Type.Literal('public'), Type.Literal('gm')], {
+  description: '`gm` events are hidden from player keys and from webhooks that did not opt in.',
+  default: 'public',
+})
+
+export const EventSchema = Type.Object(
+  {
+    id: Uuid('Event id (UUIDv7).'),
+    seq: Type.Integer({ description: 'Position in the campaign’s history: 1, 2, 3… with no gaps.' }),
+    campaignId: Uuid('The campaign.'),
+    characterId: Type.Union([Uuid('The character the event is about.'), Type.Null()]),
+    type: Type.String({
+      description:
+        'What happened: an action name (`stress-check`…), `character.created`, `character.updated`, `character.archived` or `revert`.',
+    }),
+    ruleset: Type.String(),
+    visibility: VisibilitySchema,
+    actor: Type.Object(
+      {
+        role: Type.Union([Type.Literal('gm'), Type.Literal('player'), Type.Literal('admin')]),
+        keyId: Type.Union([Uuid('The key that made the request.'), Type.Null()]),
+      },
+      { additionalProperties: false },
+    ),
+    occurredAt: Timestamp('When the event was recorded.'),
+    causationId: Type.Union([
+      Uuid('The event this one follows from: the roll a decision settles, or the event a revert undoes.'),
+      Type.Null(),
+    ]),
+    request: Type.Union([FreeObject('The request as resolved.'), Type.Null()]),
+    dice: Type.Array(ref(DieRollSchema), { description: 'Every die rolled, in order.' }),
+    outcome: Type.Union([FreeObject('What the rules decided.'), Type.Null()]),
+    summary: Type.String({ description: 'One line a GM can read out.' }),
+    pending: Type.Union([ref(PendingDecisionSchema), Type.Null()]),
+    sheetBefore: Type.Union([FreeObject('The sheet before the event.'), Type.Null()]),
+    sheetAfter: FreeObject('The sheet after the event.'),
+  },
+  { $id: 'Event', additionalProperties: false },
+)
+
+export const EventListSchema = Type.Object(
+  {
+    data: Type.Array(ref(EventSchema)),
+    hasMore: Type.Boolean({ description: 'True when more events follow.' }),
+    nextCursor: Type.Union([Type.Integer(), Type.Null()], { description: 'Pass as `after` to get the next page.' }),
+  },
+  { $id: 'EventList', additionalProperties: false },
+)
+
+export const EventListQuery = Type.Object({
+  after: Type.Optional(Type.Integer({ minimum: 0, description: 'Cursor: only events with a greater `seq`.' })),
+  limit: PageLimit,
+  characterId: Type.Optional(Uuid('Only this character’s events.')),
+  type: Type.Optional(Type.String({ maxLength: 100, description: 'Only events of this type.' })),
+})
+
+export const CommandResultSchema = Type.Object(
+  {
+    event: ref(EventSchema),
+    character: ref(CharacterSchema),
+  },
+  { $id: 'CommandResult', additionalProperties: false },
+)

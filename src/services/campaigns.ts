@@ -1,0 +1,84 @@
+import { InvalidFieldError, NotFoundError, UnprocessableError } from '../errors.js'
+import type { Prisma } from '../generated/prisma/client.js'
+import { mintKey } from '../lib/api-keys.js'
+import { newId } from '../lib/ids.js'
+import type { Store } from '../repositories/index.js'
+import { findRuleSet } from '../rules/index.js'
+import type { CreateCampaign, MintKey, UpdateCampaign } from '../schemas/campaigns.js'
+import { apiKeyView, campaignView } from './views.js'
+
+function ruleSetOf(id: string) {
+  const ruleSet = findRuleSet(id)
+  if (!ruleSet) throw new UnprocessableError(`unknown rule set "${id}"`)
+  return ruleSet
+}
+
+function settingsFor(ruleset: string, settings: unknown): Prisma.InputJsonObject {
+  return ruleSetOf(ruleset).normalizeSettings(settings ?? {}) as Prisma.InputJsonObject
+}
+
+export async function createCampaign(store: Store, body: CreateCampaign) {
+  const settings = settingsFor(body.ruleset, body.settings)
+  const gmKey = mintKey('gm')
+  return store.transaction(async (tx) => {
+    const campaign = await tx.campaigns.create({ id: newId(), name: body.name, ruleset: body.ruleset, settings })
+    const key = await tx.apiKeys.create({
+      id: newId(),
+      campaignId: campaign.id,
+      role: 'gm',
+      label: 'GM key',
+      prefix: gmKey.prefix,
+      hash: gmKey.hash,
+    })
+    return { campaign: campaignView(campaign), gmKey: { ...apiKeyView(key), key: gmKey.secret } }
+  })
+}
+
+export async function getCampaign(store: Store, campaignId: string) {
+  const campaign = await store.campaigns.findActive(campaignId)
+  if (!campaign) throw new NotFoundError(`campaign ${campaignId} not found`)
+  return campaignView(campaign)
+}
+
+export async function updateCampaign(store: Store, campaignId: string, body: UpdateCampaign) {
+  const current = await getCampaign(store, campaignId)
+  const changes = {
+    ...(body.name === undefined ? {} : { name: body.name }),
+    ...(body.settings === undefined ? {} : { settings: settingsFor(current.ruleset, body.settings) }),
+  }
+  return campaignView(await store.campaigns.update(campaignId, changes))
+}
+
+/** The history is kept (it is append-only); the campaign and all its keys simply stop answering. */
+export async function deleteCampaign(store: Store, campaignId: string) {
+  await store.campaigns.markDeleted(campaignId)
+}
+
+export async function mintPlayerKey(store: Store, campaignId: string, body: MintKey) {
+  for (const [index, characterId] of body.characterIds.entries()) {
+    if (!(await store.characters.find(campaignId, characterId))) {
+      throw new InvalidFieldError(`/body/characterIds/${index}`, `character ${characterId} is not in this campaign`)
+    }
+  }
+  const minted = mintKey('player')
+  const key = await store.apiKeys.create({
+    id: newId(),
+    campaignId,
+    role: 'player',
+    label: body.label,
+    prefix: minted.prefix,
+    hash: minted.hash,
+    characterIds: body.characterIds,
+  })
+  return { ...apiKeyView(key), key: minted.secret }
+}
+
+export async function listKeys(store: Store, campaignId: string) {
+  return { data: (await store.apiKeys.list(campaignId)).map(apiKeyView) }
+}
+
+export async function revokeKey(store: Store, campaignId: string, keyId: string) {
+  const key = await store.apiKeys.find(campaignId, keyId)
+  if (!key) throw new NotFoundError(`key ${keyId} not found`)
+  return apiKeyView(key.revokedAt ? key : await store.apiKeys.revoke(keyId))
+}

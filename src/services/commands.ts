@@ -1,0 +1,201 @@
+import { Value } from 'typebox/value'
+import { ConflictError, ForbiddenError, InvalidFieldError, NotFoundError, UnprocessableError } from '../errors.js'
+import type { Principal } from '../plugins/app/auth.js'
+import type { Visibility } from '../repositories/events.js'
+import type { Repositories } from '../repositories/index.js'
+import type { DiceRequest } from '../rules/dice.js'
+import { findAction } from '../rules/index.js'
+import { resolveAction, type RuleAction } from '../rules/rule-set.js'
+import { actorOf, type OnCommit, type ServiceContext } from './context.js'
+import { lockCharacter, ruleSetOfCampaign, sheetWithSettings } from './characters.js'
+import { recordChange, type Recorded } from './event-log.js'
+import type { EventPayload } from './views.js'
+
+export interface ActionBody {
+  request: unknown
+  dice?: DiceRequest
+  visibility?: Visibility
+}
+
+export interface CommandOptions {
+  idempotencyKey?: string | undefined
+  onCommit?: OnCommit | undefined
+}
+
+function authorize(principal: Principal, action: RuleAction, characterId: string, visibility: Visibility) {
+  if (principal.role === 'gm') return
+  if (action.actor === 'gm') throw new ForbiddenError(`only the GM may ${action.name}`)
+  if (!principal.characterIds.includes(characterId)) {
+    throw new ForbiddenError(`this player key does not act for character ${characterId}`)
+  }
+  if (visibility === 'gm') throw new ForbiddenError('only the GM may make GM-only rolls')
+}
+
+function actionOfCampaign(principal: Principal, name: string) {
+  const ruleSet = ruleSetOfCampaign(principal)
+  const action = findAction(ruleSet, name)
+  if (!action) {
+    throw new UnprocessableError(`${name} is not an action of ${ruleSet.id}, the rule set this campaign plays`)
+  }
+  return action
+}
+
+/**
+ * The pending roll a decision settles: the character's latest event that left this decision
+ * open and has not been settled yet.
+ */
+async function pendingEventFor(tx: Repositories, principal: Principal, characterId: string, actionName: string) {
+  const events = await tx.events.allForCharacter(principal.campaign.id, characterId)
+  for (const event of events.reverse()) {
+    const payload = event.payload as unknown as EventPayload
+    if (payload.pending?.action !== actionName) continue
+    return (await tx.events.settlementOf(principal.campaign.id, event.id)) ? null : event.id
+  }
+  return null
+}
+
+async function perform(
+  { store, feed }: ServiceContext,
+  principal: Principal,
+  characterId: string,
+  action: RuleAction,
+  body: ActionBody,
+  options: CommandOptions & { causationId?: string },
+): Promise<Recorded> {
+  const visibility = body.visibility ?? 'public'
+  authorize(principal, action, characterId, visibility)
+  const result = await store.transaction(async (tx) => {
+    const character = await lockCharacter(tx, principal, characterId)
+    const causationId =
+      options.causationId ??
+      (action.kind === 'decision' ? await pendingEventFor(tx, principal, characterId, action.name) : null)
+    if (options.causationId) {
+      const settlement = await tx.events.settlementOf(principal.campaign.id, options.causationId)
+      if (settlement)
+        throw new ConflictError(`event ${options.causationId} was already settled by event ${settlement.id}`)
+    }
+    const { ruleSet, settings, sheet } = sheetWithSettings(principal, character.sheet)
+    const resolved = resolveAction(ruleSet, action, { sheet, request: body.request, dice: body.dice, settings })
+    const recorded = await recordChange(tx, {
+      campaign: principal.campaign,
+      character,
+      type: action.name,
+      actor: actorOf(principal),
+      visibility,
+      causationId,
+      idempotencyKey: options.idempotencyKey ?? null,
+      payload: {
+        request: body.request as Record<string, unknown>,
+        dice: resolved.dice,
+        outcome: resolved.outcome,
+        summary: resolved.summary,
+        pending: resolved.pending,
+        sheetBefore: character.sheet as Record<string, unknown>,
+        sheetAfter: resolved.sheet as Record<string, unknown>,
+        settings,
+      },
+    })
+    await options.onCommit?.(tx, { status: 201, body: recorded })
+    return recorded
+  })
+  feed.published(principal.campaign.id)
+  return result
+}
+
+/** Resolves an action of the campaign's rule set against the stored sheet, as one transaction. */
+export function performAction(
+  context: ServiceContext,
+  principal: Principal,
+  characterId: string,
+  actionName: string,
+  body: ActionBody,
+  options: CommandOptions = {},
+) {
+  return perform(context, principal, characterId, actionOfCampaign(principal, actionName), body, options)
+}
+
+/** The decision route cannot know the action's schema in advance, so its request is checked here. */
+function parsedRequest(action: RuleAction, request: unknown): unknown {
+  const withDefaults = Value.Default(action.request, structuredClone(request))
+  const [error] = Value.Errors(action.request, withDefaults)
+  if (error) {
+    const missing = (error.params as { requiredProperties?: string[] }).requiredProperties?.[0]
+    const pointer = `/body/request${error.instancePath}${missing && error.keyword === 'required' ? `/${missing}` : ''}`
+    throw new InvalidFieldError(pointer, `${error.message} (the request of ${action.name})`)
+  }
+  return withDefaults
+}
+
+/** Settles the decision an event left pending, as a new event caused by it. */
+export async function settleDecision(
+  context: ServiceContext,
+  principal: Principal,
+  eventId: string,
+  body: ActionBody,
+  options: CommandOptions = {},
+) {
+  const event = await context.store.events.find(principal.campaign.id, eventId)
+  if (!event || (event.visibility === 'gm' && principal.role !== 'gm'))
+    throw new NotFoundError(`event ${eventId} not found`)
+  const pending = (event.payload as unknown as EventPayload).pending
+  if (!pending || !event.characterId) throw new ConflictError(`event ${eventId} has no decision pending`)
+  const action = actionOfCampaign(principal, pending.action)
+  const request = parsedRequest(action, body.request)
+  return perform(
+    context,
+    principal,
+    event.characterId,
+    action,
+    { ...body, request },
+    { ...options, causationId: eventId },
+  )
+}
+
+/**
+ * A GM undo: a new event that puts the sheet back as it was before the character's latest
+ * event — every knock-on change with it, since the whole sheet is restored.
+ */
+export async function revertLatest(
+  { store, feed }: ServiceContext,
+  principal: Principal,
+  characterId: string,
+  eventId: string,
+  options: CommandOptions = {},
+) {
+  const result = await store.transaction(async (tx) => {
+    const character = await tx.characters.lock(principal.campaign.id, characterId)
+    if (!character) throw new NotFoundError(`character ${characterId} not found`)
+    const latest = await tx.events.latestForCharacter(principal.campaign.id, characterId)
+    if (!latest || latest.id !== eventId) {
+      throw new ConflictError(
+        `only the character's latest event can be reverted${latest ? ` (that is event ${latest.id}, #${latest.seq})` : ''}`,
+      )
+    }
+    const reverted = latest.payload as unknown as EventPayload
+    if (reverted.sheetBefore === null)
+      throw new ConflictError('a character’s creation cannot be reverted; archive it instead')
+    const recorded = await recordChange(tx, {
+      campaign: principal.campaign,
+      character,
+      type: 'revert',
+      actor: actorOf(principal),
+      visibility: latest.visibility as Visibility,
+      causationId: latest.id,
+      idempotencyKey: options.idempotencyKey ?? null,
+      ...(latest.type === 'character.archived' ? { archivedAt: null } : {}),
+      payload: {
+        request: { eventId },
+        dice: [],
+        outcome: { reverted: { id: latest.id, seq: Number(latest.seq), type: latest.type } },
+        summary: `Reverted ${latest.type} #${latest.seq}: ${reverted.summary}`,
+        pending: null,
+        sheetBefore: character.sheet as Record<string, unknown>,
+        sheetAfter: reverted.sheetBefore,
+      },
+    })
+    await options.onCommit?.(tx, { status: 201, body: recorded })
+    return recorded
+  })
+  feed.published(principal.campaign.id)
+  return result
+}

@@ -1,0 +1,20 @@
+import { EventEmitter } from 'node:events'
+
+/**
+ * Wakes this instance's listeners (SSE streams, the webhook dispatcher) when it commits new
+ * events. Other instances' events are found by polling, so this is a shortcut, never the
+ * only path.
+ */
+export class EventFeed {
+  readonly #emitter = new EventEmitter().setMaxListeners(0)
+
+  published(campaignId: string): void {
+    this.#emitter.emit(campaignId)
+    this.#emitter.emit('*', campaignId)
+  }
+
+  subscribe(campaignId: string | '*', listener: () => void): () => void {
+    this.#emitter.on(campaignId, listener)
+    return () => this.#emitter.off(campaignId, listener)
+  }
+}

@@ -1,0 +1,27 @@
+import { NotFoundError } from '../errors.js'
+import type { Principal } from '../plugins/app/auth.js'
+import type { Store } from '../repositories/index.js'
+import { eventView } from './views.js'
+
+export interface HistoryQuery {
+  after?: number | undefined
+  limit: number
+  characterId?: string | undefined
+  type?: string | undefined
+}
+
+/** A page of the campaign's history in sequence order; player keys never see GM-only events. */
+export async function listEvents(store: Store, principal: Principal, query: HistoryQuery) {
+  const rows = await store.events.list(principal.campaign.id, { ...query, publicOnly: principal.role !== 'gm' })
+  const page = rows.slice(0, query.limit)
+  const hasMore = rows.length > query.limit
+  return { data: page.map(eventView), hasMore, nextCursor: hasMore ? Number(page.at(-1)!.seq) : null }
+}
+
+export async function getEvent(store: Store, principal: Principal, eventId: string) {
+  const event = await store.events.find(principal.campaign.id, eventId)
+  // A GM-only event does not exist as far as a player key can tell.
+  if (!event || (event.visibility === 'gm' && principal.role !== 'gm'))
+    throw new NotFoundError(`event ${eventId} not found`)
+  return eventView(event)
+}

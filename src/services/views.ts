@@ -1,0 +1,78 @@
+import type { ApiKey, Campaign, Character, RollEvent } from '../generated/prisma/client.js'
+
+/** What the API shows of each stored record: ids as strings, sequence numbers as numbers, no secrets. */
+
+export function campaignView(campaign: Campaign) {
+  return {
+    id: campaign.id,
+    name: campaign.name,
+    ruleset: campaign.ruleset,
+    settings: campaign.settings as Record<string, unknown>,
+    eventCount: Number(campaign.lastSeq),
+    createdAt: campaign.createdAt.toISOString(),
+    updatedAt: campaign.updatedAt.toISOString(),
+  }
+}
+
+export function apiKeyView(key: ApiKey) {
+  return {
+    id: key.id,
+    role: key.role as 'gm' | 'player',
+    label: key.label,
+    prefix: key.prefix,
+    characterIds: key.characterIds,
+    createdAt: key.createdAt.toISOString(),
+    revokedAt: key.revokedAt?.toISOString() ?? null,
+  }
+}
+
+export function characterView(character: Character, ruleset: string) {
+  return {
+    id: character.id,
+    campaignId: character.campaignId,
+    name: character.name,
+    ruleset,
+    sheet: character.sheet as Record<string, unknown>,
+    version: character.version,
+    createdAt: character.createdAt.toISOString(),
+    updatedAt: character.updatedAt.toISOString(),
+    archivedAt: character.archivedAt?.toISOString() ?? null,
+  }
+}
+
+/** The JSON an event's payload column holds. */
+export interface EventPayload {
+  request: Record<string, unknown> | null
+  dice: { sides: number; face: number; purpose: string; source: 'server' | 'seeded' | 'provided' }[]
+  outcome: Record<string, unknown> | null
+  summary: string
+  pending: { action: string; prompt: string } | null
+  sheetBefore: Record<string, unknown> | null
+  sheetAfter: Record<string, unknown>
+  /** Campaign settings the event was resolved with, so an audit replays it exactly. */
+  settings?: unknown
+}
+
+export function eventView(event: RollEvent) {
+  const payload = event.payload as unknown as EventPayload
+  return {
+    id: event.id,
+    seq: Number(event.seq),
+    campaignId: event.campaignId,
+    characterId: event.characterId,
+    type: event.type,
+    ruleset: event.ruleset,
+    visibility: event.visibility as 'public' | 'gm',
+    actor: event.actor as { role: 'gm' | 'player' | 'admin'; keyId: string | null },
+    occurredAt: event.occurredAt.toISOString(),
+    causationId: event.causationId,
+    request: payload.request,
+    dice: payload.dice,
+    outcome: payload.outcome,
+    summary: payload.summary,
+    pending: payload.pending,
+    sheetBefore: payload.sheetBefore,
+    sheetAfter: payload.sheetAfter,
+  }
+}
+export type EventView = ReturnType<typeof eventView>
