@@ -15,6 +15,14 @@ const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
       app.post(
         `/v1/resolve/${ruleSet.id}/${action.name}`,
         {
+          // The rule set fills a sheet's defaults (including those Ajv cannot reach inside
+          // nullable parts) and names the first bad field, before the schema check.
+          preValidation: async (request) => {
+            const input = request.body as { sheet?: unknown; settings?: unknown } | null
+            if (typeof input !== 'object' || input === null || typeof input.sheet !== 'object' || input.sheet === null)
+              return
+            input.sheet = ruleSet.normalizeSheet(input.sheet, ruleSet.normalizeSettings(input.settings ?? {}))
+          },
           schema: {
             tags: ['Resolve'],
             operationId: `resolve${pascalCase(action.name)}`,

@@ -108,7 +108,7 @@ export const ongoingTreatmentAction: RuleAction<ShockMetersSheet, OngoingTreatme
         if (count !== undefined && count > gauge[field]) {
           throw new RuleError(
             'NOT_ENOUGH_NOTCHES',
-            `request/${field}: ${meter} has only ${gauge[field]} ${field} notch${gauge[field] === 1 ? '' : 'es'}, cannot remove ${count}`,
+            `${meter} has only ${gauge[field]} ${field} notch${gauge[field] === 1 ? '' : 'es'}, cannot remove ${count}`,
             'invalid',
             `/request/${field}`,
           )

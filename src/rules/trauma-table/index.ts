@@ -149,6 +149,9 @@ export const traumaTable: RuleSet<TraumaTableSheet, TraumaTableSettings> = {
         'Lowers one anxiety (the lasting traumas rest cannot heal) by `amount`, removing it at 0. An anxiety the character does not have is left alone and reported as such.',
       request: SocialiseRitualRequestSchema,
       outcome: SocialiseRitualOutcomeSchema,
+      exampleSheet: {
+        lastingTraumas: [{ id: 'social-anxiety', name: 'Social Anxiety', severity: 80, restHeals: false }],
+      },
       resolve: (sheet, request) => socialiseRitual(sheet, request),
     },
   ],
