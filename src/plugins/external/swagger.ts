@@ -5,6 +5,26 @@ import fp from 'fastify-plugin'
 import packageJson from '../../../package.json' with { type: 'json' }
 
 export const TAGS = [
+  { name: 'Campaigns', description: 'Start here: create a campaign, then use its GM key with "Authorize".' },
+  { name: 'Keys', description: 'Player keys bound to characters, and revoking keys.' },
+  { name: 'Characters', description: 'A campaign’s characters, their sheets, edits, undo and audit.' },
+  {
+    name: 'Shock meters',
+    description: 'Stress checks and the GM actions around them, on stored characters of a `shock-meters` campaign.',
+  },
+  {
+    name: 'Trauma table',
+    description: 'Trauma rolls and the GM actions around them, on stored characters of a `trauma-table` campaign.',
+  },
+  {
+    name: 'Reaction rolls',
+    description: 'Reaction rolls and retrievals, on stored characters of a `reaction-rolls` campaign.',
+  },
+  {
+    name: 'History',
+    description: 'The append-only history of rolls and edits: pages, single events, a live stream, pending decisions.',
+  },
+  { name: 'Webhooks', description: 'Signed deliveries of the campaign’s events to your endpoints (Standard Webhooks).' },
   { name: 'Rule sets', description: 'The three rule sets Nerve knows, their sheets and their tables.' },
   {
     name: 'Resolve',
