@@ -24,7 +24,10 @@ export const TAGS = [
     name: 'History',
     description: 'The append-only history of rolls and edits: pages, single events, a live stream, pending decisions.',
   },
-  { name: 'Webhooks', description: 'Signed deliveries of the campaign’s events to your endpoints (Standard Webhooks).' },
+  {
+    name: 'Webhooks',
+    description: 'Signed deliveries of the campaign’s events to your endpoints (Standard Webhooks).',
+  },
   { name: 'Rule sets', description: 'The three rule sets Nerve knows, their sheets and their tables.' },
   {
     name: 'Resolve',
