@@ -26,8 +26,10 @@ function startServer(env: Record<string, string>) {
   return { child, exited, output: () => output }
 }
 
+/** Waits for the listening log line; a loaded CI machine may take a while to start the embedded database. */
 async function waitForListening(server: ReturnType<typeof startServer>) {
-  for (let i = 0; i < 300 && !server.output().includes('Server listening'); i++) {
+  for (let i = 0; i < 1200 && !server.output().includes('Server listening'); i++) {
+    if (server.child.exitCode !== null) throw new Error(`the server exited early:\n${server.output()}`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
 }
@@ -60,7 +62,7 @@ t.test('the server listens, serves, and shuts down gracefully on SIGTERM', async
 
 t.test('logs are JSON with request ids and never show the Authorization header', async (t) => {
   const port = await freePort()
-  const server = startServer({ PORT: String(port), DATA_DIR: t.testdir() })
+  const server = startServer({ PORT: String(port), DATA_DIR: 'memory://' })
   t.teardown(() => server.child.kill('SIGKILL'))
   await waitForListening(server)
   await fetch(`http://127.0.0.1:${port}/health/live`, {

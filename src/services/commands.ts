@@ -1,11 +1,12 @@
-import { Value } from 'typebox/value'
-import { ConflictError, ForbiddenError, InvalidFieldError, NotFoundError, UnprocessableError } from '../errors.js'
+import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../errors.js'
 import type { Principal } from '../plugins/app/auth.js'
 import type { Visibility } from '../repositories/events.js'
 import type { Repositories } from '../repositories/index.js'
 import type { DiceRequest } from '../rules/dice.js'
 import { findAction } from '../rules/index.js'
-import { resolveAction, type RuleAction } from '../rules/rule-set.js'
+import { parseWith } from '../rules/parse.js'
+import { RuleError } from '../rules/errors.js'
+import { resolveAction, type RuleAction, type RuleSet } from '../rules/rule-set.js'
 import { actorOf, type OnCommit, type ServiceContext } from './context.js'
 import { lockCharacter, ruleSetOfCampaign, sheetWithSettings } from './characters.js'
 import { recordChange, type Recorded } from './event-log.js'
@@ -54,6 +55,21 @@ async function pendingEventFor(tx: Repositories, principal: Principal, character
   return null
 }
 
+/**
+ * The rules point at `/sheet/…` when the sheet's state forbids a request; on a stored
+ * character the caller sent no sheet, so such a pointer would name a field that is not there.
+ */
+function resolveStored(ruleSet: RuleSet, action: RuleAction, input: Parameters<typeof resolveAction>[2]) {
+  try {
+    return resolveAction(ruleSet, action, input)
+  } catch (error) {
+    if (error instanceof RuleError && error.pointer?.startsWith('/sheet')) {
+      throw new RuleError(error.code, error.message, error.kind)
+    }
+    throw error
+  }
+}
+
 async function perform(
   { store, feed }: ServiceContext,
   principal: Principal,
@@ -74,14 +90,16 @@ async function perform(
       if (settlement)
         throw new ConflictError(`event ${options.causationId} was already settled by event ${settlement.id}`)
     }
+    // Settling a GM-only roll stays GM-only (as its revert does): a public settlement would show players the hidden roll.
+    const settled = causationId ? await tx.events.find(principal.campaign.id, causationId) : null
     const { ruleSet, settings, sheet } = sheetWithSettings(principal, character.sheet)
-    const resolved = resolveAction(ruleSet, action, { sheet, request: body.request, dice: body.dice, settings })
+    const resolved = resolveStored(ruleSet, action, { sheet, request: body.request, dice: body.dice, settings })
     const recorded = await recordChange(tx, {
       campaign: principal.campaign,
       character,
       type: action.name,
       actor: actorOf(principal),
-      visibility,
+      visibility: settled?.visibility === 'gm' ? 'gm' : visibility,
       causationId,
       idempotencyKey: options.idempotencyKey ?? null,
       payload: {
@@ -114,18 +132,6 @@ export function performAction(
   return perform(context, principal, characterId, actionOfCampaign(principal, actionName), body, options)
 }
 
-/** The decision route cannot know the action's schema in advance, so its request is checked here. */
-function parsedRequest(action: RuleAction, request: unknown): unknown {
-  const withDefaults = Value.Default(action.request, structuredClone(request))
-  const [error] = Value.Errors(action.request, withDefaults)
-  if (error) {
-    const missing = (error.params as { requiredProperties?: string[] }).requiredProperties?.[0]
-    const pointer = `/body/request${error.instancePath}${missing && error.keyword === 'required' ? `/${missing}` : ''}`
-    throw new InvalidFieldError(pointer, `${error.message} (the request of ${action.name})`)
-  }
-  return withDefaults
-}
-
 /** Settles the decision an event left pending, as a new event caused by it. */
 export async function settleDecision(
   context: ServiceContext,
@@ -140,7 +146,8 @@ export async function settleDecision(
   const pending = (event.payload as unknown as EventPayload).pending
   if (!pending || !event.characterId) throw new ConflictError(`event ${eventId} has no decision pending`)
   const action = actionOfCampaign(principal, pending.action)
-  const request = parsedRequest(action, body.request)
+  // The decision route cannot know the action's schema in advance, so its request is checked here.
+  const request = parseWith(action.request, body.request, '/request', 'REQUEST_INVALID')
   return perform(
     context,
     principal,

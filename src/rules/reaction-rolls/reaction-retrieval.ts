@@ -12,7 +12,7 @@ import {
   type ReactionRollsSheet,
 } from './schemas.js'
 import { assertSheetFitsSettings } from './sheet.js'
-import { parseWith } from './validate.js'
+import { parseWith } from '../parse.js'
 import { capitalise } from './words.js'
 
 export function resolveReactionRetrieval(
@@ -21,12 +21,7 @@ export function resolveReactionRetrieval(
   _dice: Dice,
   settings: ReactionRollsSettings,
 ): Resolution<ReactionRollsSheet> {
-  const request = parseWith<ReactionRetrievalRequest>(
-    ReactionRetrievalRequestSchema,
-    input,
-    '/request',
-    'REQUEST_INVALID',
-  )
+  const request = parseWith(ReactionRetrievalRequestSchema, input, '/request', 'REQUEST_INVALID')
   assertSheetFitsSettings(sheet, settings)
   const pending = sheet.pendingRetrieval
   if (pending === null) {

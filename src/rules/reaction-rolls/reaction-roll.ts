@@ -13,7 +13,7 @@ import {
 } from './schemas.js'
 import { assertSheetFitsSettings } from './sheet.js'
 import { bandOf, DICE_SIDES, EMOTION_NAMES } from './tables.js'
-import { parseWith } from './validate.js'
+import { parseWith } from '../parse.js'
 import { capitalise, listOr } from './words.js'
 
 export const RETRIEVAL_DECISION_ACTION = 'reaction-retrieval'
@@ -24,7 +24,7 @@ export function resolveReactionRoll(
   dice: Dice,
   settings: ReactionRollsSettings,
 ): Resolution<ReactionRollsSheet> {
-  const request = parseWith<ReactionRollRequest>(ReactionRollRequestSchema, input, '/request', 'REQUEST_INVALID')
+  const request = parseWith(ReactionRollRequestSchema, input, '/request', 'REQUEST_INVALID')
   assertSheetFitsSettings(sheet, settings)
   if (sheet.pendingRetrieval !== null) {
     const pending = sheet.pendingRetrieval

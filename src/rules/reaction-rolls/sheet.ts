@@ -6,15 +6,15 @@ import {
   type ReactionRollsSheet,
 } from './schemas.js'
 import { EMOTION_NAMES } from './tables.js'
-import { parseWith } from './validate.js'
+import { parseWith } from '../parse.js'
 
 export function normalizeSettings(input: unknown): ReactionRollsSettings {
-  return parseWith<ReactionRollsSettings>(ReactionRollsSettingsSchema, input, '/settings', 'SETTINGS_INVALID')
+  return parseWith(ReactionRollsSettingsSchema, input, '/settings', 'SETTINGS_INVALID')
 }
 
 export function normalizeSheet(input: unknown, settings?: ReactionRollsSettings): ReactionRollsSheet {
   const withAbilityDefaults = fillAbilityDefaults(input)
-  const sheet = parseWith<ReactionRollsSheet>(ReactionRollsSheetSchema, withAbilityDefaults, '/sheet', 'SHEET_INVALID')
+  const sheet = parseWith(ReactionRollsSheetSchema, withAbilityDefaults, '/sheet', 'SHEET_INVALID')
   const pending = sheet.pendingRetrieval
   if (pending !== null && !Object.hasOwn(sheet.abilities, pending.ability)) {
     throw new RuleError(

@@ -10,7 +10,7 @@ import {
   type StressResponseRequest,
 } from './requests.js'
 import type { Disorder, ShockMetersSheet } from './sheet-schema.js'
-import { readWithSchema } from './validate.js'
+import { parseWith } from '../parse.js'
 
 export const stressResponseAction: RuleAction<ShockMetersSheet, StressResponseRequest> = {
   name: 'stress-response',
@@ -22,7 +22,7 @@ export const stressResponseAction: RuleAction<ShockMetersSheet, StressResponseRe
   request: StressResponseRequestSchema,
   outcome: StressResponseOutcomeSchema,
   resolve(sheet, request) {
-    const { response } = readWithSchema(StressResponseRequestSchema, request, '/request', 'REQUEST_INVALID')
+    const { response } = parseWith(StressResponseRequestSchema, request, '/request', 'REQUEST_INVALID')
     const stressed = sheet.stressed
     if (stressed === null || stressed.response !== 'pending') {
       throw new RuleError(
@@ -54,7 +54,7 @@ export const recordDisorderAction: RuleAction<ShockMetersSheet, RecordDisorderRe
   request: RecordDisorderRequestSchema,
   outcome: RecordDisorderOutcomeSchema,
   resolve(sheet, request) {
-    const parsed = readWithSchema(RecordDisorderRequestSchema, request, '/request', 'REQUEST_INVALID')
+    const parsed = parseWith(RecordDisorderRequestSchema, request, '/request', 'REQUEST_INVALID')
     const index = sheet.disorders.findIndex((disorder) => disorder.name === null)
     const pending = sheet.disorders[index]
     let disorder: Disorder

@@ -13,7 +13,7 @@ import {
 } from './requests.js'
 import { derive, withMeter } from './sheet.js'
 import type { ShockMetersSheet } from './sheet-schema.js'
-import { readWithSchema } from './validate.js'
+import { parseWith } from '../parse.js'
 
 /** Once play moves on, a passion or immediate assistance can no longer rewrite the latest check. */
 function closeLastCheck(sheet: ShockMetersSheet): ShockMetersSheet['lastCheck'] {
@@ -30,7 +30,7 @@ export const clearStressedAction: RuleAction<ShockMetersSheet, ClearStressedRequ
   request: ClearStressedRequestSchema,
   outcome: ClearStressedOutcomeSchema,
   resolve(sheet, request) {
-    const parsed = readWithSchema(ClearStressedRequestSchema, request, '/request', 'REQUEST_INVALID')
+    const parsed = parseWith(ClearStressedRequestSchema, request, '/request', 'REQUEST_INVALID')
     if (sheet.stressed === null) {
       throw new RuleError('NOT_STRESSED', 'the character is not stressed', 'conflict', '/sheet/stressed')
     }
@@ -54,7 +54,7 @@ export const newSessionAction: RuleAction<ShockMetersSheet, NewSessionRequest> =
   request: NewSessionRequestSchema,
   outcome: NewSessionOutcomeSchema,
   resolve(sheet, request) {
-    readWithSchema(NewSessionRequestSchema, request, '/request', 'REQUEST_INVALID')
+    parseWith(NewSessionRequestSchema, request, '/request', 'REQUEST_INVALID')
     const restored: Passion[] = Passions.filter((passion) => sheet.passions[passion]?.flipFlopUsed === true)
     const passions = { ...sheet.passions }
     for (const passion of restored) passions[passion] = { ...passions[passion]!, flipFlopUsed: false }
@@ -78,7 +78,7 @@ export const ongoingTreatmentAction: RuleAction<ShockMetersSheet, OngoingTreatme
   request: OngoingTreatmentRequestSchema,
   outcome: OngoingTreatmentOutcomeSchema,
   resolve(sheet, request) {
-    const parsed = readWithSchema(OngoingTreatmentRequestSchema, request, '/request', 'REQUEST_INVALID')
+    const parsed = parseWith(OngoingTreatmentRequestSchema, request, '/request', 'REQUEST_INVALID')
     if (parsed.failed === undefined && parsed.hardened === undefined && parsed.disorder === undefined) {
       throw new RuleError(
         'NOTHING_TO_TREAT',

@@ -14,7 +14,7 @@ import {
 } from './requests.js'
 import type { LastCheck, ShockMetersSheet } from './sheet-schema.js'
 import { applyResult, checkOutcome, summarizeCheck, undoResult } from './stress-check.js'
-import { readWithSchema } from './validate.js'
+import { parseWith } from '../parse.js'
 
 type Change = 'passion-reroll' | 'passion-flip-flop'
 
@@ -147,7 +147,7 @@ export const passionRerollAction: RuleAction<ShockMetersSheet, PassionRerollRequ
   request: PassionRerollRequestSchema,
   outcome: PassionChangeOutcomeSchema,
   resolve(sheet, request, dice: Dice) {
-    const parsed = readWithSchema(PassionRerollRequestSchema, request, '/request', 'REQUEST_INVALID')
+    const parsed = parseWith(PassionRerollRequestSchema, request, '/request', 'REQUEST_INVALID')
     const { check, passion } = requireChangeable(sheet, parsed.passion, 'passion-reroll')
     return replaceRoll(sheet, check, passion, 'passion-reroll', dice.roll(100, 'reroll'))
   },
@@ -163,7 +163,7 @@ export const passionFlipFlopAction: RuleAction<ShockMetersSheet, PassionFlipFlop
   request: PassionFlipFlopRequestSchema,
   outcome: PassionChangeOutcomeSchema,
   resolve(sheet, request) {
-    const parsed = readWithSchema(PassionFlipFlopRequestSchema, request, '/request', 'REQUEST_INVALID')
+    const parsed = parseWith(PassionFlipFlopRequestSchema, request, '/request', 'REQUEST_INVALID')
     const { check, passion } = requireChangeable(sheet, parsed.passion, 'passion-flip-flop')
     return replaceRoll(sheet, check, passion, 'passion-flip-flop', flipFlop(check.face as number))
   },

@@ -17,7 +17,7 @@ import {
   type ShockMetersSettings,
   type ShockMetersSheet,
 } from './sheet-schema.js'
-import { readWithSchema } from './validate.js'
+import { parseWith } from '../parse.js'
 
 const DerivedFields = ['abilities', 'totalHardened', 'burnedOut'] as const
 
@@ -28,7 +28,7 @@ export function normalizeSheet(input: unknown): ShockMetersSheet {
     input !== null && typeof input === 'object' && !Array.isArray(input)
       ? Object.fromEntries(Object.entries(input).filter(([key]) => !(DerivedFields as readonly string[]).includes(key)))
       : input
-  const sheet = readWithSchema(ShockMetersSheetSchema, withoutDerived, '/sheet', 'SHEET_INVALID')
+  const sheet = parseWith(ShockMetersSheetSchema, withoutDerived, '/sheet', 'SHEET_INVALID')
   requireUniqueNames(sheet.identities, '/sheet/identities', 'identity')
   requireUniqueNames(sheet.relationships, '/sheet/relationships', 'relationship')
   if (sheet.lastCheck !== null && sheet.lastCheck.number > sheet.stressChecks) {
@@ -43,7 +43,7 @@ export function normalizeSheet(input: unknown): ShockMetersSheet {
 }
 
 export function normalizeSettings(input: unknown): ShockMetersSettings {
-  return readWithSchema(ShockMetersSettingsSchema, input, '/settings', 'SETTINGS_INVALID')
+  return parseWith(ShockMetersSettingsSchema, input, '/settings', 'SETTINGS_INVALID')
 }
 
 /** A new sheet with every derived field recomputed from the meters. */

@@ -19,7 +19,7 @@ import { StressCheckRequestSchema, type StressCheckRequest } from './requests.js
 import { derive, withMeter } from './sheet.js'
 import type { Defence, Disorder, LastCheck, ShockMetersSheet, Stressed } from './sheet-schema.js'
 import { requireTriggerFits } from './triggers.js'
-import { readWithSchema } from './validate.js'
+import { parseWith } from '../parse.js'
 
 export interface CheckInput {
   meter: Meter
@@ -269,7 +269,7 @@ export function summarizeCheck(outcome: StressCheckOutcome, before: ShockMetersS
 }
 
 export function readStressCheck(request: unknown): CheckInput {
-  const parsed: StressCheckRequest = readWithSchema(StressCheckRequestSchema, request, '/request', 'REQUEST_INVALID')
+  const parsed: StressCheckRequest = parseWith(StressCheckRequestSchema, request, '/request', 'REQUEST_INVALID')
   return {
     meter: parsed.meter,
     rank: parsed.rank,

@@ -9,7 +9,7 @@ import { TherapyAssistanceRequestSchema, type TherapyAssistanceRequest } from '.
 import { derive, withMeter } from './sheet.js'
 import type { Disorder, LastCheck, ShockMetersSheet } from './sheet-schema.js'
 import { runStressCheck } from './stress-check.js'
-import { readWithSchema } from './validate.js'
+import { parseWith } from '../parse.js'
 
 const RELATIONSHIP_DROP = 5
 
@@ -70,7 +70,7 @@ export const therapyAssistanceAction: RuleAction<ShockMetersSheet, TherapyAssist
   request: TherapyAssistanceRequestSchema,
   outcome: TherapyAssistanceOutcomeSchema,
   resolve(sheet, request, dice) {
-    const parsed = readWithSchema(TherapyAssistanceRequestSchema, request, '/request', 'REQUEST_INVALID')
+    const parsed = parseWith(TherapyAssistanceRequestSchema, request, '/request', 'REQUEST_INVALID')
     const check = requireFreshFailedNotch(sheet)
     if (parsed.relationship !== undefined && !sheet.relationships.some((entry) => entry.name === parsed.relationship)) {
       throw new RuleError(

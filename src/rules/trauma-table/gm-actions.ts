@@ -13,7 +13,7 @@ import {
 } from './schemas.js'
 import { derive } from './sheet.js'
 import { rowById } from './table.js'
-import { parseWith } from './validate.js'
+import { parseWith } from '../parse.js'
 
 type Result = Resolution<TraumaTableSheet>
 

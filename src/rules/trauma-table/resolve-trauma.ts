@@ -14,7 +14,7 @@ import { TraumaResponseRequestSchema, TraumaRollRequestSchema } from './schemas.
 import { derive } from './sheet.js'
 import { rowById } from './table.js'
 import { findTrauma } from './upgrades.js'
-import { parseWith } from './validate.js'
+import { parseWith } from '../parse.js'
 
 export const RESPONSE_ACTION = 'trauma-response'
 

@@ -5,7 +5,7 @@ import {
   type TraumaTableSettings,
   type TraumaTableSheet,
 } from './schemas.js'
-import { parseWith } from './validate.js'
+import { parseWith } from '../parse.js'
 
 export function normalizeSheet(input: unknown): TraumaTableSheet {
   const sheet = parseWith(TraumaTableSheetSchema, input, '/sheet', 'SHEET_INVALID')

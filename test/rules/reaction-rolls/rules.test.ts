@@ -378,7 +378,11 @@ t.test('reaction-retrieval: raise needs an emotion, decline takes none', (t) => 
     '/request/emotion',
     'an unknown emotion is a 422',
   )
-  t.equal(ruleErrorOf(() => settle(pending, { emotion: 'fear' }))?.pointer, '/request', 'the decision is required')
+  t.equal(
+    ruleErrorOf(() => settle(pending, { emotion: 'fear' }))?.pointer,
+    '/request/decision',
+    'the decision is required',
+  )
   t.equal(
     ruleErrorOf(() => roll({ ability: 'agility', pressure: 4, retrieve: { decision: 'raise' } }, [3]))?.pointer,
     '/request/retrieve/emotion',

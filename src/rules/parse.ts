@@ -1,0 +1,50 @@
+import type { Static, TSchema } from 'typebox'
+import { Value } from 'typebox/value'
+import { RuleError } from './errors.js'
+
+interface SchemaError {
+  instancePath: string
+  schemaPath: string
+  keyword: string
+  message: string
+  params: { requiredProperties?: string[]; allowedValue?: unknown }
+}
+
+/**
+ * Fills the schema's defaults on a copy of `input` and checks it. The first problem becomes
+ * a RuleError that names the field as a JSON pointer under `root` (e.g. `/request/rank`)
+ * and says why in plain words.
+ */
+export function parseWith<T extends TSchema>(
+  schema: T,
+  input: unknown,
+  root: '/request' | '/sheet' | '/settings',
+  code: string,
+): Static<T> {
+  const value = Value.Default(schema, structuredClone(input ?? {}))
+  const errors = [...Value.Errors(schema, value)] as SchemaError[]
+  const first = deepest(errors)
+  if (first === undefined) return value as Static<T>
+  const missing = first.keyword === 'required' ? first.params.requiredProperties?.[0] : undefined
+  const pointer = `${root}${first.instancePath}${missing === undefined ? '' : `/${missing}`}`
+  throw new RuleError(code, `${pointer.slice(1)} ${reason(first, errors, missing)}`, 'invalid', pointer)
+}
+
+// Errors come outermost first, with summaries at the parents; the deepest names the field.
+function deepest(errors: SchemaError[]): SchemaError | undefined {
+  return [...errors].sort((a, b) => depth(b.instancePath) - depth(a.instancePath))[0]
+}
+
+function depth(path: string): number {
+  return path === '' ? 0 : path.split('/').length
+}
+
+function reason(error: SchemaError, errors: SchemaError[], missing: string | undefined): string {
+  if (missing !== undefined) return 'is required'
+  if (error.schemaPath.endsWith('/additionalProperties')) return 'is not a known field'
+  if (error.schemaPath.endsWith('/propertyNames')) return `is not a valid name (${error.message})`
+  const allowed = errors
+    .filter((other) => other.instancePath === error.instancePath && other.keyword === 'const')
+    .map((other) => JSON.stringify(other.params.allowedValue))
+  return allowed.length > 0 ? `must be one of ${allowed.join(', ')}` : error.message
+}
