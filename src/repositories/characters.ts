@@ -12,12 +12,20 @@ export interface LockedCharacter {
 export class CharacterRepository {
   constructor(private readonly db: Db) {}
 
+  /** Inserted at version 0: saving it with its `character.created` event makes a new character version 1. */
   create(character: { id: string; campaignId: string; name: string; sheet: unknown }) {
-    return this.db.character.create({ data: { ...character, sheet: character.sheet as Prisma.InputJsonValue } })
+    return this.db.character.create({
+      data: { ...character, sheet: character.sheet as Prisma.InputJsonValue, version: 0 },
+    })
   }
 
   find(campaignId: string, id: string) {
     return this.db.character.findFirst({ where: { campaignId, id } })
+  }
+
+  /** Every character's sheet, archived ones too (a revert can bring them back). */
+  sheets(campaignId: string) {
+    return this.db.character.findMany({ where: { campaignId }, select: { id: true, name: true, sheet: true } })
   }
 
   /** Ascending by id (time-ordered), starting after a cursor; one extra row tells whether more follow. */

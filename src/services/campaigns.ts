@@ -1,8 +1,9 @@
-import { InvalidFieldError, NotFoundError, UnprocessableError } from '../errors.js'
+import { ConflictError, InvalidFieldError, NotFoundError, UnprocessableError } from '../errors.js'
 import type { Prisma } from '../generated/prisma/client.js'
 import { mintKey } from '../lib/api-keys.js'
 import { newId } from '../lib/ids.js'
 import type { Store } from '../repositories/index.js'
+import { RuleError } from '../rules/errors.js'
 import { findRuleSet } from '../rules/index.js'
 import type { CreateCampaign, MintKey, UpdateCampaign } from '../schemas/campaigns.js'
 import { apiKeyView, campaignView } from './views.js'
@@ -40,11 +41,32 @@ export async function getCampaign(store: Store, campaignId: string) {
   return campaignView(campaign)
 }
 
+/**
+ * Settings bound what a sheet may hold (e.g. an emotion's top stage). Stored sheets are
+ * re-checked against the settings before every roll, so settings that a sheet already exceeds
+ * would leave that character unable to roll at all: refuse them instead.
+ */
+async function checkSheetsFit(store: Store, campaignId: string, ruleset: string, settings: Prisma.InputJsonObject) {
+  const ruleSet = ruleSetOf(ruleset)
+  for (const character of await store.characters.sheets(campaignId)) {
+    try {
+      ruleSet.normalizeSheet(character.sheet, settings)
+    } catch (error) {
+      if (!(error instanceof RuleError)) throw error
+      throw new ConflictError(
+        `${character.name} (${character.id}) does not fit the new settings: ${error.message}. Edit the sheet first.`,
+      )
+    }
+  }
+}
+
 export async function updateCampaign(store: Store, campaignId: string, body: UpdateCampaign) {
   const current = await getCampaign(store, campaignId)
+  const settings = body.settings === undefined ? undefined : settingsFor(current.ruleset, body.settings)
+  if (settings !== undefined) await checkSheetsFit(store, campaignId, current.ruleset, settings)
   const changes = {
     ...(body.name === undefined ? {} : { name: body.name }),
-    ...(body.settings === undefined ? {} : { settings: settingsFor(current.ruleset, body.settings) }),
+    ...(settings === undefined ? {} : { settings }),
   }
   return campaignView(await store.campaigns.update(campaignId, changes))
 }

@@ -72,11 +72,11 @@ const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateCampaign',
         summary: 'Rename the campaign or change its settings',
         description:
-          'GM only. Settings are validated against the rule set’s settings schema; anything left out takes its default.',
+          'GM only. Settings are validated against the rule set’s settings schema; anything left out takes its default. Settings that a character’s sheet already exceeds (say, a top stage below an emotion’s current stage) are refused with 409: edit the sheet first.',
         security,
         params: CampaignParams,
         body: ref(UpdateCampaignSchema),
-        response: { 200: ref(CampaignSchema), ...problems(401, 403, 404, 422) },
+        response: { 200: ref(CampaignSchema), ...problems(401, 403, 404, 409, 422) },
       },
     },
     async (request) => updateCampaign(app.store, request.params.campaignId, request.body),
