@@ -84,10 +84,14 @@ export class EventRepository {
     return this.db.rollEvent.findMany({ where: { campaignId, characterId }, orderBy: { seq: 'asc' } })
   }
 
-  /** The event that settled a pending decision and still stands (a GM revert of it reopens the decision). */
-  async settlementOf(campaignId: string, eventId: string) {
+  /**
+   * The event of the deciding action that settled a pending decision and still stands (a GM
+   * revert of it reopens the decision). Other events caused by the roll, such as a passion
+   * re-roll of it, settle nothing.
+   */
+  async settlementOf(campaignId: string, eventId: string, decision: string) {
     const settlements = await this.db.rollEvent.findMany({
-      where: { campaignId, causationId: eventId, type: { not: 'revert' } },
+      where: { campaignId, causationId: eventId, type: decision },
       orderBy: { seq: 'asc' },
     })
     for (const settlement of settlements) {

@@ -42,6 +42,11 @@ export interface RuleAction<Sheet = any, Request = any, Settings = any> {
    * (a decision needs something pending). Used for the API's examples.
    */
   exampleSheet?: unknown
+  /**
+   * Actions whose latest event this one changes (a passion re-roll changes the stress check):
+   * a stored character's event of this action is linked to that event by its `causationId`.
+   */
+  amends?: readonly string[]
   resolve(sheet: Sheet, request: Request, dice: Dice, settings: Settings): Resolution<Sheet>
 }
 

@@ -58,5 +58,5 @@ export const CharacterListSchema = Type.Object(
 export const CharacterListQuery = Type.Object({
   after: Type.Optional(Uuid('Cursor: the last character id of the previous page.')),
   limit: PageLimit,
-  includeArchived: Type.Boolean({ default: false, description: 'Also list archived characters.' }),
+  includeArchived: Type.Optional(Type.Boolean({ default: false, description: 'Also list archived characters.' })),
 })

@@ -16,7 +16,12 @@ export const CharacterParams = Type.Object({
   characterId: Uuid('The character.'),
 })
 
-export const PageLimit = Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Items per page (1–100).' })
+export const DEFAULT_PAGE_LIMIT = 50
+
+/** Optional in the document (clients need not send it); the validator fills the default. */
+export const PageLimit = Type.Optional(
+  Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_PAGE_LIMIT, description: 'Items per page (1–100).' }),
+)
 
 export const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(

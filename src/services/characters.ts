@@ -9,6 +9,7 @@ import type { CreateCharacter, PatchCharacter } from '../schemas/characters.js'
 import type { CommandOptions } from './commands.js'
 import { actorOf, type ServiceContext } from './context.js'
 import { recordChange } from './event-log.js'
+import { pageOf, pageSize } from './pagination.js'
 import { characterView } from './views.js'
 
 export function ruleSetOfCampaign(principal: Principal): RuleSet {
@@ -80,16 +81,16 @@ export async function getCharacter({ store }: ServiceContext, principal: Princip
 export async function listCharacters(
   { store }: ServiceContext,
   principal: Principal,
-  query: { after?: string | undefined; limit: number; includeArchived: boolean },
+  query: { after?: string | undefined; limit?: number | undefined; includeArchived?: boolean | undefined },
 ) {
-  const rows = await store.characters.list(principal.campaign.id, query)
-  const page = rows.slice(0, query.limit)
-  const hasMore = rows.length > query.limit
-  return {
-    data: page.map((character) => characterView(character, principal.campaign.ruleset)),
-    hasMore,
-    nextCursor: hasMore ? page.at(-1)!.id : null,
-  }
+  const limit = pageSize(query.limit)
+  const rows = await store.characters.list(principal.campaign.id, {
+    after: query.after,
+    limit,
+    includeArchived: query.includeArchived ?? false,
+  })
+  const { page, hasMore, nextCursor } = pageOf(rows, limit, (character) => character.id)
+  return { data: page.map((character) => characterView(character, principal.campaign.ruleset)), hasMore, nextCursor }
 }
 
 /** `If-Match: "3"` (or `3`) names the version the client edited; anything else there is refused. */

@@ -50,9 +50,30 @@ async function pendingEventFor(tx: Repositories, principal: Principal, character
   for (const event of events.reverse()) {
     const payload = event.payload as unknown as EventPayload
     if (payload.pending?.action !== actionName) continue
-    return (await tx.events.settlementOf(principal.campaign.id, event.id)) ? null : event.id
+    return (await tx.events.settlementOf(principal.campaign.id, event.id, actionName)) ? null : event.id
   }
   return null
+}
+
+/** The event an amending action changes: the character's latest standing event of the types it amends. */
+async function amendedEventFor(tx: Repositories, principal: Principal, characterId: string, types: readonly string[]) {
+  const events = await tx.events.allForCharacter(principal.campaign.id, characterId)
+  const standing: typeof events = []
+  const undone = new Map<string, (typeof events)[number]>()
+  for (const event of events) {
+    if (event.type !== 'revert') {
+      standing.push(event)
+      continue
+    }
+    // A revert takes back the latest standing event; reverting that revert brings the event back.
+    const restored = undone.get(event.causationId ?? '')
+    if (restored) standing.push(restored)
+    else {
+      const taken = standing.pop()
+      if (taken) undone.set(event.id, taken)
+    }
+  }
+  return standing.reverse().find((event) => types.includes(event.type))?.id ?? null
 }
 
 /**
@@ -84,13 +105,17 @@ async function perform(
     const character = await lockCharacter(tx, principal, characterId)
     const causationId =
       options.causationId ??
-      (action.kind === 'decision' ? await pendingEventFor(tx, principal, characterId, action.name) : null)
+      (action.kind === 'decision'
+        ? await pendingEventFor(tx, principal, characterId, action.name)
+        : action.amends
+          ? await amendedEventFor(tx, principal, characterId, action.amends)
+          : null)
     if (options.causationId) {
-      const settlement = await tx.events.settlementOf(principal.campaign.id, options.causationId)
+      const settlement = await tx.events.settlementOf(principal.campaign.id, options.causationId, action.name)
       if (settlement)
         throw new ConflictError(`event ${options.causationId} was already settled by event ${settlement.id}`)
     }
-    // Settling a GM-only roll stays GM-only (as its revert does): a public settlement would show players the hidden roll.
+    // Settling (or re-rolling) a GM-only roll stays GM-only (as its revert does): a public follow-up would show players the hidden roll.
     const settled = causationId ? await tx.events.find(principal.campaign.id, causationId) : null
     const { ruleSet, settings, sheet } = sheetWithSettings(principal, character.sheet)
     const resolved = resolveStored(ruleSet, action, { sheet, request: body.request, dice: body.dice, settings })

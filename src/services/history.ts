@@ -1,21 +1,22 @@
 import { NotFoundError } from '../errors.js'
 import type { Principal } from '../plugins/app/auth.js'
 import type { Store } from '../repositories/index.js'
+import { pageOf, pageSize } from './pagination.js'
 import { eventView } from './views.js'
 
 export interface HistoryQuery {
   after?: number | undefined
-  limit: number
+  limit?: number | undefined
   characterId?: string | undefined
   type?: string | undefined
 }
 
 /** A page of the campaign's history in sequence order; player keys never see GM-only events. */
 export async function listEvents(store: Store, principal: Principal, query: HistoryQuery) {
-  const rows = await store.events.list(principal.campaign.id, { ...query, publicOnly: principal.role !== 'gm' })
-  const page = rows.slice(0, query.limit)
-  const hasMore = rows.length > query.limit
-  return { data: page.map(eventView), hasMore, nextCursor: hasMore ? Number(page.at(-1)!.seq) : null }
+  const limit = pageSize(query.limit)
+  const rows = await store.events.list(principal.campaign.id, { ...query, limit, publicOnly: principal.role !== 'gm' })
+  const { page, hasMore, nextCursor } = pageOf(rows, limit, (event) => Number(event.seq))
+  return { data: page.map(eventView), hasMore, nextCursor }
 }
 
 export async function getEvent(store: Store, principal: Principal, eventId: string) {

@@ -5,7 +5,7 @@ import { CommandResultSchema } from '../../schemas/events.js'
 import { problems, ref } from '../../schemas/ref.js'
 import { commandBodySchema, pascalCase } from '../../schemas/resolution.js'
 import { performAction } from '../../services/commands.js'
-import { idempotent } from '../../services/idempotency.js'
+import { replyOnce } from '../command-reply.js'
 
 export const RULE_SET_TAGS: Record<string, string> = {
   'shock-meters': 'Shock meters',
@@ -40,18 +40,13 @@ const actionRoutes: FastifyPluginAsyncTypebox = async (app) => {
           },
         },
         async (request, reply) => {
-          const result = await idempotent(
-            app.store,
-            request.principal,
-            request.headers['idempotency-key'],
+          return replyOnce(
+            request,
+            reply,
             { action: action.name, character: request.params.characterId, body: request.body },
             (options) =>
               performAction(context, request.principal, request.params.characterId, action.name, request.body, options),
           )
-          return reply
-            .code(201)
-            .header('idempotent-replayed', String(result.replayed))
-            .send(result.body as never)
         },
       )
     }

@@ -20,7 +20,7 @@ import {
   patchCharacter,
 } from '../../services/characters.js'
 import { revertLatest } from '../../services/commands.js'
-import { idempotent } from '../../services/idempotency.js'
+import { replyOnce } from '../command-reply.js'
 
 const security = [{ bearerAuth: [] }]
 
@@ -41,21 +41,13 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: CampaignParams,
         headers: IdempotencyHeaders,
         body: ref(CreateCharacterSchema),
-        response: { 201: ref(CommandResultSchema), ...problems(400, 401, 403, 404, 409, 422) },
+        response: { 201: ref(CommandResultSchema, { description: 'The event recorded and the character after it.' }), ...problems(400, 401, 403, 404, 409, 422) },
       },
     },
     async (request, reply) => {
-      const result = await idempotent(
-        app.store,
-        request.principal,
-        request.headers['idempotency-key'],
-        { route: 'create-character', body: request.body },
-        (options) => createCharacter(context, request.principal, request.body, options),
+      return replyOnce(request, reply, { route: 'create-character', body: request.body }, (options) =>
+        createCharacter(context, request.principal, request.body, options),
       )
-      return reply
-        .code(201)
-        .header('idempotent-replayed', String(result.replayed))
-        .send(result.body as never)
     },
   )
 
@@ -116,7 +108,7 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ),
         }),
         body: ref(PatchCharacterSchema),
-        response: { 200: ref(CommandResultSchema), ...problems(400, 401, 403, 404, 409, 412, 422) },
+        response: { 200: ref(CommandResultSchema, { description: 'The event recorded and the character after it.' }), ...problems(400, 401, 403, 404, 409, 412, 422) },
       },
     },
     async (request, reply) => {
@@ -143,7 +135,7 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'GM only. The character leaves the list and takes no more rolls; its history stays. Recorded as a `character.archived` event, which a revert can undo.',
         security,
         params: CharacterParams,
-        response: { 200: ref(CommandResultSchema), ...problems(400, 401, 403, 404, 409) },
+        response: { 200: ref(CommandResultSchema, { description: 'The event recorded and the character after it.' }), ...problems(400, 401, 403, 404, 409) },
       },
     },
     async (request) => archiveCharacter(context, request.principal, request.params.characterId),
@@ -166,22 +158,17 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
           { eventId: Uuid('The character’s latest event.') },
           { additionalProperties: false, examples: [{ eventId: '0193a5e2-7c1d-7000-8000-000000000001' }] },
         ),
-        response: { 201: ref(CommandResultSchema), ...problems(400, 401, 403, 404, 409, 422) },
+        response: { 201: ref(CommandResultSchema, { description: 'The event recorded and the character after it.' }), ...problems(400, 401, 403, 404, 409, 422) },
       },
     },
     async (request, reply) => {
-      const result = await idempotent(
-        app.store,
-        request.principal,
-        request.headers['idempotency-key'],
+      return replyOnce(
+        request,
+        reply,
         { route: 'revert', character: request.params.characterId, body: request.body },
         (options) =>
           revertLatest(context, request.principal, request.params.characterId, request.body.eventId, options),
       )
-      return reply
-        .code(201)
-        .header('idempotent-replayed', String(result.replayed))
-        .send(result.body as never)
     },
   )
 

@@ -7,7 +7,7 @@ import { problems, ref } from '../../schemas/ref.js'
 import { settleDecision } from '../../services/commands.js'
 import { currentSeq, streamEvents } from '../../services/event-stream.js'
 import { getEvent, listEvents } from '../../services/history.js'
-import { idempotent } from '../../services/idempotency.js'
+import { replyOnce } from '../command-reply.js'
 
 const security = [{ bearerAuth: [] }]
 const EventParams = Type.Object({ campaignId: Uuid('The campaign.'), eventId: Uuid('The event.') })
@@ -153,21 +153,13 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: EventParams,
         headers: IdempotencyHeaders,
         body: ref(DecisionBodySchema),
-        response: { 201: ref(CommandResultSchema), ...problems(400, 401, 403, 404, 409, 422) },
+        response: { 201: ref(CommandResultSchema, { description: 'The settlement event and the character after it.' }), ...problems(400, 401, 403, 404, 409, 422) },
       },
     },
     async (request, reply) => {
-      const result = await idempotent(
-        app.store,
-        request.principal,
-        request.headers['idempotency-key'],
-        { decision: request.params.eventId, body: request.body },
-        (options) => settleDecision(context, request.principal, request.params.eventId, request.body, options),
+      return replyOnce(request, reply, { decision: request.params.eventId, body: request.body }, (options) =>
+        settleDecision(context, request.principal, request.params.eventId, request.body, options),
       )
-      return reply
-        .code(201)
-        .header('idempotent-replayed', String(result.replayed))
-        .send(result.body as never)
     },
   )
 }

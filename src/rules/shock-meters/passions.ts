@@ -13,7 +13,7 @@ import {
   type PassionRerollRequest,
 } from './requests.js'
 import type { LastCheck, ShockMetersSheet } from './sheet-schema.js'
-import { applyResult, checkOutcome, summarizeCheck, undoResult } from './stress-check.js'
+import { applyResult, CHECK_ACTIONS, checkOutcome, summarizeCheck, undoResult } from './stress-check.js'
 import { parseWith } from '../parse.js'
 
 type Change = 'passion-reroll' | 'passion-flip-flop'
@@ -141,6 +141,7 @@ export const passionRerollAction: RuleAction<ShockMetersSheet, PassionRerollRequ
   name: 'passion-reroll',
   actor: 'player',
   kind: 'roll',
+  amends: CHECK_ACTIONS,
   summary: 'Re-roll the latest stress check with a passion',
   description:
     'With a passion in play, roll the latest stress check again: the new d100 replaces the old one and its effects (notch, stressed state, trauma). Only a rolled check, once, and not while burned out.',
@@ -157,6 +158,7 @@ export const passionFlipFlopAction: RuleAction<ShockMetersSheet, PassionFlipFlop
   name: 'passion-flip-flop',
   actor: 'player',
   kind: 'roll',
+  amends: CHECK_ACTIONS,
   summary: 'Flip-flop the latest stress check with a passion',
   description:
     'With a passion in play, swap the two digits of the latest stress check’s roll (73 → 37); the swapped roll replaces the old one and its effects. Each passion flip-flops once per session; not while burned out. No die is rolled.',

@@ -282,6 +282,12 @@ export function readStressCheck(request: unknown): CheckInput {
   }
 }
 
+/**
+ * The actions whose event leaves a check as the sheet's `lastCheck` (a therapist's fumble
+ * brings a Self check): passions and immediate assistance change that event's check.
+ */
+export const CHECK_ACTIONS = ['stress-check', 'passion-reroll', 'passion-flip-flop', 'therapy-assistance'] as const
+
 export const stressCheckAction: RuleAction<ShockMetersSheet, StressCheckRequest> = {
   name: 'stress-check',
   actor: 'player',

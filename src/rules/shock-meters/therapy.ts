@@ -8,7 +8,7 @@ import { pendingOf } from './pending.js'
 import { TherapyAssistanceRequestSchema, type TherapyAssistanceRequest } from './requests.js'
 import { derive, withMeter } from './sheet.js'
 import type { Disorder, LastCheck, ShockMetersSheet } from './sheet-schema.js'
-import { runStressCheck } from './stress-check.js'
+import { CHECK_ACTIONS, runStressCheck } from './stress-check.js'
 import { parseWith } from '../parse.js'
 
 const RELATIONSHIP_DROP = 5
@@ -64,6 +64,7 @@ export const therapyAssistanceAction: RuleAction<ShockMetersSheet, TherapyAssist
   name: 'therapy-assistance',
   actor: 'player',
   kind: 'roll',
+  amends: CHECK_ACTIONS,
   summary: 'Immediate assistance from a therapist',
   description:
     'Right after a failed stress check, a therapist with the Therapeutic feature rolls d100 against that identity. Fumble: the patient faces a Self check of rank 2–3. Matched failure: their relationship drops 5. Failure: nothing. Success: with the patient’s consent the failed notch becomes a hardened one. Matched success or critical: the failed notch is erased.',

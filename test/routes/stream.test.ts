@@ -1,0 +1,205 @@
+import t from 'tap'
+import { createCampaign, createCharacter, mintPlayerKey, PROBLEM, type Auth } from '../helpers/api.js'
+import { buildTestApp } from '../helpers/build-app.js'
+import { act, created, type Ids } from '../helpers/commands.js'
+
+// One app on a real socket for the file; the last test closes it.
+const app = await buildTestApp(t)
+const address = await app.listen({ port: 0, host: '127.0.0.1' })
+
+interface Message {
+  id: number
+  event: string
+  data: { id: string; seq: number; type: string; visibility: string }
+}
+
+/** An open `text/event-stream`: read messages one at a time, with a deadline. */
+class Stream {
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array>
+  readonly #decoder = new TextDecoder()
+  #buffer = ''
+  #ended = false
+
+  constructor(
+    readonly response: Response,
+    private readonly controller: AbortController,
+  ) {
+    this.#reader = response.body!.getReader()
+  }
+
+  /** The next message (comments such as `: connected` skipped), or null when the stream ends first. */
+  async next(timeoutMs = 5_000): Promise<Message | null> {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const boundary = this.#buffer.indexOf('\n\n')
+      if (boundary >= 0) {
+        const block = this.#buffer.slice(0, boundary)
+        this.#buffer = this.#buffer.slice(boundary + 2)
+        const message = parse(block)
+        if (message) return message
+        continue
+      }
+      if (this.#ended) return null
+      const chunk = await Promise.race([
+        this.#reader.read(),
+        new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), Math.max(0, deadline - Date.now()))),
+      ])
+      if (chunk === 'timeout') throw new Error(`no message within ${timeoutMs} ms (buffer: ${this.#buffer})`)
+      if (chunk.done) this.#ended = true
+      else this.#buffer += this.#decoder.decode(chunk.value, { stream: true })
+    }
+  }
+
+  /** Waits for the `: connected` comment, so events recorded afterwards are surely seen live. */
+  async connected(): Promise<void> {
+    while (!this.#buffer.includes(': connected\n\n')) {
+      const chunk = await this.#reader.read()
+      if (chunk.done) throw new Error('the stream ended before it was connected')
+      this.#buffer += this.#decoder.decode(chunk.value, { stream: true })
+    }
+    this.#buffer = this.#buffer.replace(': connected\n\n', '')
+  }
+
+  close() {
+    this.controller.abort()
+  }
+}
+
+function parse(block: string): Message | null {
+  const fields: Record<string, string> = {}
+  for (const line of block.split('\n')) {
+    if (line.startsWith(':') || line === '') continue
+    const colon = line.indexOf(':')
+    fields[line.slice(0, colon)] = line.slice(colon + 1).trimStart()
+  }
+  if (fields.data === undefined) return null
+  return { id: Number(fields.id), event: fields.event ?? 'message', data: JSON.parse(fields.data) }
+}
+
+async function open(campaignId: string, auth: Auth, headers: Record<string, string> = {}, query = '') {
+  const controller = new AbortController()
+  const response = await fetch(`${address}/v1/campaigns/${campaignId}/events/stream${query}`, {
+    headers: { ...auth, ...headers },
+    signal: controller.signal,
+  })
+  return new Stream(response, controller)
+}
+
+async function setUp() {
+  const campaign = await createCampaign(app, 'reaction-rolls')
+  const { character } = await createCharacter(app, campaign.campaign, campaign.auth)
+  const ids: Ids = { campaignId: campaign.campaign.id, characterId: character.id }
+  const roll = (visibility: 'public' | 'gm' = 'public') =>
+    act(app, campaign.auth, ids, 'reaction-roll', { request: { pressure: 4, resist: false }, visibility }).then((res) =>
+      created(res, 'a roll'),
+    )
+  return { campaign, ids, roll }
+}
+
+t.test('a new roll appears on an open stream', async (t) => {
+  const { campaign, ids, roll } = await setUp()
+  const stream = await open(ids.campaignId, campaign.auth)
+  t.teardown(() => stream.close())
+  t.equal(stream.response.status, 200, '200 OK')
+  t.match(stream.response.headers.get('content-type'), 'text/event-stream', 'a text/event-stream')
+  await stream.connected()
+
+  const { event } = await roll()
+  const message = await stream.next()
+  t.equal(message?.id, event.seq, 'the message id is the event’s seq')
+  t.equal(message?.event, 'reaction-roll', 'the message event is the event type')
+  t.equal(message?.data.id, event.id, 'the data is the event')
+
+  const second = await roll()
+  t.equal((await stream.next())?.data.id, second.event.id, 'the next roll follows')
+})
+
+t.test('resuming with Last-Event-ID sends exactly the missed events, then live ones', async (t) => {
+  const { campaign, ids, roll } = await setUp()
+  const seen = await roll()
+  const missed = [await roll(), await roll(), await roll()]
+
+  const stream = await open(ids.campaignId, campaign.auth, { 'last-event-id': String(seen.event.seq) })
+  t.teardown(() => stream.close())
+  const replayed = [await stream.next(), await stream.next(), await stream.next()]
+  t.same(
+    replayed.map((message) => message?.data.id),
+    missed.map((result) => result.event.id),
+    'the three missed events, in order',
+  )
+  const live = await roll()
+  t.equal((await stream.next())?.data.id, live.event.id, 'then the next new event, with nothing in between')
+
+  const byQuery = await open(ids.campaignId, campaign.auth, {}, `?after=${seen.event.seq}`)
+  t.teardown(() => byQuery.close())
+  t.equal((await byQuery.next())?.data.id, missed[0]!.event.id, '?after= resumes the same way')
+})
+
+t.test('a stream without a resume point starts with the next new event', async (t) => {
+  const { campaign, ids, roll } = await setUp()
+  await roll()
+  const stream = await open(ids.campaignId, campaign.auth)
+  t.teardown(() => stream.close())
+  await stream.connected()
+  const next = await roll()
+  t.equal((await stream.next())?.data.id, next.event.id, 'older events are not sent again')
+})
+
+t.test('a player’s stream never carries GM-only events', async (t) => {
+  const { campaign, ids, roll } = await setUp()
+  const player = await mintPlayerKey(app, campaign.campaign, campaign.auth, [ids.characterId])
+  const playerStream = await open(ids.campaignId, player.auth)
+  const gmStream = await open(ids.campaignId, campaign.auth)
+  t.teardown(() => playerStream.close())
+  t.teardown(() => gmStream.close())
+  await playerStream.connected()
+  await gmStream.connected()
+
+  const secret = await roll('gm')
+  const visible = await roll('public')
+  t.equal((await gmStream.next())?.data.id, secret.event.id, 'the GM sees the GM-only roll')
+  t.equal((await gmStream.next())?.data.id, visible.event.id, 'and the public one')
+  const first = await playerStream.next()
+  t.equal(first?.data.id, visible.event.id, 'the player’s first message is the public roll')
+  t.equal(first?.data.visibility, 'public', 'a public event')
+
+  const resumed = await open(ids.campaignId, player.auth, { 'last-event-id': '0' })
+  t.teardown(() => resumed.close())
+  // The creation and the public roll: the GM-only roll between them is skipped.
+  const all = [(await resumed.next())!, (await resumed.next())!]
+  t.equal(all[0]?.data.type, 'character.created', 'resuming from the start sends the creation first')
+  t.notOk(
+    all.some((message) => message.data.id === secret.event.id),
+    'resuming from the start skips the GM-only roll too',
+  )
+  t.equal(all.at(-1)?.data.id, visible.event.id, 'and reaches the public roll after it')
+})
+
+t.test('a stream with a bad Last-Event-ID or key is refused as problem details', async (t) => {
+  const { campaign, ids } = await setUp()
+  const bad = await fetch(`${address}/v1/campaigns/${ids.campaignId}/events/stream`, {
+    headers: { ...campaign.auth, 'last-event-id': 'yesterday' },
+  })
+  t.equal(bad.status, 400, 'a Last-Event-ID that is not a seq is 400')
+  t.match(bad.headers.get('content-type'), PROBLEM, 'as problem details')
+  await bad.body?.cancel()
+  const anonymous = await fetch(`${address}/v1/campaigns/${ids.campaignId}/events/stream`)
+  t.equal(anonymous.status, 401, 'no key is 401')
+  await anonymous.body?.cancel()
+  const other = await createCampaign(app, 'reaction-rolls')
+  const foreign = await fetch(`${address}/v1/campaigns/${ids.campaignId}/events/stream`, { headers: other.auth })
+  t.equal(foreign.status, 404, 'another campaign’s key is 404')
+  await foreign.body?.cancel()
+})
+
+t.test('closing the app ends open streams', async (t) => {
+  const { campaign, ids } = await setUp()
+  const stream = await open(ids.campaignId, campaign.auth)
+  await stream.connected()
+  const started = Date.now()
+  const closing = app.close()
+  t.equal(await stream.next(10_000), null, 'the stream ends')
+  // Far sooner than a heartbeat (15 s) or an idle keep-alive would end it.
+  t.ok(Date.now() - started < 10_000, `promptly (${Date.now() - started} ms): an open stream does not hold up shutdown`)
+  await closing
+})
