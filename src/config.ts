@@ -14,6 +14,9 @@ const LogLevel = Type.Union(
   { default: 'info' },
 )
 
+/** Seconds to wait before each retry, comma-separated: `5,300,1800` (decimals allowed). */
+const RETRY_SCHEDULE_PATTERN = '^\\s*\\d+(\\.\\d+)?(\\s*,\\s*\\d+(\\.\\d+)?)*\\s*$'
+
 /**
  * Every setting Nerve reads from its environment. Validated once at boot; the rest of the
  * code receives the typed result and never reads `process.env`.
@@ -26,6 +29,16 @@ export const ConfigSchema = Type.Object({
   LOG_LEVEL: LogLevel,
   ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  WEBHOOK_DISPATCHER: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
+  WEBHOOK_ALLOW_PRIVATE: Type.Boolean({ default: false }),
+  WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 15_000 }),
+  WEBHOOK_RETRY_SCHEDULE: Type.String({
+    pattern: RETRY_SCHEDULE_PATTERN,
+    default: '5,300,1800,7200,18000,36000,36000',
+  }),
+  WEBHOOK_DISABLE_AFTER_MS: Type.Integer({ minimum: 1, default: 5 * 24 * 60 * 60 * 1000 }),
+  WEBHOOK_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 1_000 }),
+  WEBHOOK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
 })
 
 export type Config = Static<typeof ConfigSchema>
@@ -53,5 +66,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 function describe(variable: string, message: string): string {
   if (variable === 'LOG_LEVEL') return 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'
+  if (variable === 'WEBHOOK_DISPATCHER') return 'WEBHOOK_DISPATCHER must be on or off'
+  if (variable === 'WEBHOOK_ALLOW_PRIVATE') return 'WEBHOOK_ALLOW_PRIVATE must be true or false'
+  if (variable === 'WEBHOOK_RETRY_SCHEDULE')
+    return 'WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds, e.g. 5,300,1800'
   return `${variable} ${message}`
 }

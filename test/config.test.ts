@@ -17,6 +17,16 @@ t.test('values are read from the environment and converted to their types', asyn
   t.equal(config.LOG_LEVEL, 'debug')
 })
 
+t.test('webhook settings default to Standard Webhooks’ schedule, a 15 s timeout and public URLs only', async (t) => {
+  const config = loadConfig({})
+  t.equal(config.WEBHOOK_DISPATCHER, 'on', 'this instance dispatches')
+  t.equal(config.WEBHOOK_ALLOW_PRIVATE, false, 'private addresses refused')
+  t.equal(config.WEBHOOK_TIMEOUT_MS, 15_000)
+  t.equal(config.WEBHOOK_RETRY_SCHEDULE, '5,300,1800,7200,18000,36000,36000')
+  t.equal(config.WEBHOOK_DISABLE_AFTER_MS, 5 * 24 * 60 * 60 * 1000, 'disabled after 5 days of failures')
+  t.equal(loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'true' }).WEBHOOK_ALLOW_PRIVATE, true, '"true" becomes a boolean')
+})
+
 t.test('an empty variable counts as unset', async (t) => {
   t.equal(loadConfig({ DATABASE_URL: '' }).DATABASE_URL, undefined)
 })
@@ -28,6 +38,11 @@ for (const [variable, value] of [
   ['DATABASE_URL', 'mysql://x@y/z'],
   ['ADMIN_TOKEN', 'short'],
   ['DATABASE_POOL_SIZE', '0'],
+  ['WEBHOOK_DISPATCHER', 'maybe'],
+  ['WEBHOOK_ALLOW_PRIVATE', 'yes please'],
+  ['WEBHOOK_TIMEOUT_MS', '10'],
+  ['WEBHOOK_RETRY_SCHEDULE', '5s,5m'],
+  ['WEBHOOK_POLL_INTERVAL_MS', '0'],
 ] as const) {
   t.test(`a bad ${variable} (${value}) is refused with a message naming ${variable}`, async (t) => {
     t.throws(() => loadConfig({ [variable]: value }), ConfigError, 'throws a ConfigError')

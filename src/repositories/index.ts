@@ -5,6 +5,7 @@ import { CharacterRepository } from './characters.js'
 import type { Db } from './db.js'
 import { EventRepository } from './events.js'
 import { IdempotencyRepository } from './idempotency.js'
+import { WebhookRepository } from './webhooks.js'
 
 export interface Repositories {
   campaigns: CampaignRepository
@@ -12,6 +13,7 @@ export interface Repositories {
   characters: CharacterRepository
   events: EventRepository
   idempotency: IdempotencyRepository
+  webhooks: WebhookRepository
 }
 
 function repositoriesOn(db: Db): Repositories {
@@ -21,6 +23,7 @@ function repositoriesOn(db: Db): Repositories {
     characters: new CharacterRepository(db),
     events: new EventRepository(db),
     idempotency: new IdempotencyRepository(db),
+    webhooks: new WebhookRepository(db),
   }
 }
 

@@ -18,6 +18,20 @@ import { LivenessSchema, ReadinessSchema } from './health.js'
 import { ProblemSchema } from './problem.js'
 import { PendingDecisionSchema } from './resolution.js'
 import { RuleSetActionSchema, RuleSetDetailSchema, RuleSetListSchema, RuleSetSummarySchema } from './rulesets.js'
+import {
+  CreatedWebhookEndpointSchema,
+  CreateWebhookEndpointSchema,
+  ReplayWebhookSchema,
+  RotateWebhookSecretSchema,
+  UpdateWebhookEndpointSchema,
+  WebhookAttemptSchema,
+  WebhookDeliveryListSchema,
+  WebhookDeliverySchema,
+  WebhookEndpointListSchema,
+  WebhookEndpointSchema,
+  WebhookPayloadSchema,
+  WebhookReplaySchema,
+} from './webhooks.js'
 
 const RULE_SET_SCHEMAS: TSchema[] = RULE_SETS.flatMap((ruleSet) => [
   ruleSet.sheet,
@@ -54,6 +68,18 @@ export const SHARED_SCHEMAS: TSchema[] = uniqueById([
   EventListSchema,
   CommandResultSchema,
   AuditReportSchema,
+  WebhookEndpointSchema,
+  CreatedWebhookEndpointSchema,
+  CreateWebhookEndpointSchema,
+  UpdateWebhookEndpointSchema,
+  WebhookEndpointListSchema,
+  RotateWebhookSecretSchema,
+  WebhookAttemptSchema,
+  WebhookDeliverySchema,
+  WebhookDeliveryListSchema,
+  ReplayWebhookSchema,
+  WebhookReplaySchema,
+  WebhookPayloadSchema,
 ])
 
 /** Actions may share a schema (two passion actions, one outcome); each is registered once. */

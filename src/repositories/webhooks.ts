@@ -1,0 +1,331 @@
+import type { Prisma } from '../generated/prisma/client.js'
+import type { Db } from './db.js'
+
+export const DeliveryStatuses = ['pending', 'delivering', 'delivered', 'failed'] as const
+export type DeliveryStatus = (typeof DeliveryStatuses)[number]
+
+/** The event type of a test delivery; it carries no event of the history. */
+export const PING_EVENT_TYPE = 'webhook.ping'
+
+export interface NewEndpoint {
+  id: string
+  campaignId: string
+  url: string
+  description: string | null
+  eventTypes: string[]
+  includeGmEvents: boolean
+  secret: string
+}
+
+export interface EndpointChanges {
+  url?: string
+  description?: string | null
+  eventTypes?: string[]
+  includeGmEvents?: boolean
+  secret?: string
+  previousSecret?: string | null
+  previousSecretExpiresAt?: Date | null
+  enabled?: boolean
+  disabledReason?: string | null
+  failingSince?: Date | null
+  consecutiveFailures?: number
+  pausedUntil?: Date | null
+}
+
+export interface DeliveryFilter {
+  status?: DeliveryStatus | undefined
+  after?: string | undefined
+  limit: number
+}
+
+/** A delivery a dispatcher has claimed: it alone sends it until it settles it or its lease runs out. */
+export interface ClaimedDelivery {
+  id: string
+  campaignId: string
+  endpointId: string
+  eventId: string | null
+  eventSeq: bigint | null
+  eventType: string
+  attemptCount: number
+  createdAt: Date
+  leaseId: string
+}
+
+export interface NewAttempt {
+  id: string
+  campaignId: string
+  deliveryId: string
+  attemptedAt: Date
+  statusCode: number | null
+  latencyMs: number
+  error: string | null
+  responseExcerpt: string | null
+}
+
+const withAttempts = {
+  attempts: { orderBy: [{ attemptedAt: 'asc' as const }, { id: 'asc' as const }] },
+} satisfies Prisma.WebhookDeliveryInclude
+
+export class WebhookRepository {
+  constructor(private readonly db: Db) {}
+
+  createEndpoint(endpoint: NewEndpoint) {
+    return this.db.webhookEndpoint.create({ data: endpoint })
+  }
+
+  listEndpoints(campaignId: string) {
+    return this.db.webhookEndpoint.findMany({ where: { campaignId }, orderBy: { id: 'asc' } })
+  }
+
+  findEndpoint(campaignId: string, id: string) {
+    return this.db.webhookEndpoint.findFirst({ where: { campaignId, id } })
+  }
+
+  updateEndpoint(id: string, changes: EndpointChanges) {
+    return this.db.webhookEndpoint.update({ where: { id }, data: { ...changes, updatedAt: new Date() } })
+  }
+
+  /** Its deliveries and their attempts go with it. */
+  async deleteEndpoint(id: string) {
+    await this.db.webhookEndpoint.delete({ where: { id } })
+  }
+
+  /** Newest first; one extra row tells whether another page follows. */
+  listDeliveries(endpointId: string, filter: DeliveryFilter) {
+    return this.db.webhookDelivery.findMany({
+      where: { endpointId, ...(filter.status ? { status: filter.status } : {}) },
+      // A replay queues many deliveries at one instant: their events' order breaks the tie.
+      orderBy: [{ createdAt: 'desc' }, { eventSeq: { sort: 'desc', nulls: 'last' } }, { id: 'desc' }],
+      ...(filter.after ? { cursor: { id: filter.after }, skip: 1 } : {}),
+      take: filter.limit + 1,
+      include: withAttempts,
+    })
+  }
+
+  findDelivery(endpointId: string, id: string) {
+    return this.db.webhookDelivery.findFirst({ where: { endpointId, id }, include: withAttempts })
+  }
+
+  /**
+   * Queues a delivery again, due now, as a fresh round of retries (its earlier attempts stay
+   * recorded). False when it is being sent right now.
+   */
+  async requeue(id: string): Promise<boolean> {
+    const changed = await this.db.$executeRaw`
+      UPDATE "webhook_deliveries"
+      SET "status" = 'pending', "attempt_count" = 0, "next_attempt_at" = now(), "delivered_at" = NULL,
+          "locked_until" = NULL, "lease_id" = NULL
+      WHERE "id" = ${id}::uuid
+        AND NOT ("status" = 'delivering' AND "locked_until" > now())`
+    return changed === 1
+  }
+
+  /**
+   * Queues every event after `afterSeq` that the endpoint's filters select. An event it already
+   * has a delivery for is queued again on that delivery, so its `webhook-id` stays the same and
+   * consumers can tell a replay from a new event. Returns how many were queued.
+   */
+  replay(
+    endpoint: { id: string; campaignId: string; eventTypes: string[]; includeGmEvents: boolean },
+    afterSeq: number,
+  ): Promise<number> {
+    return this.db.$executeRaw`
+      INSERT INTO "webhook_deliveries" ("id", "campaign_id", "endpoint_id", "event_id", "event_seq", "event_type")
+      SELECT gen_random_uuid(), ev."campaign_id", ${endpoint.id}::uuid, ev."id", ev."seq", ev."type"
+      FROM "roll_events" ev
+      WHERE ev."campaign_id" = ${endpoint.campaignId}::uuid
+        AND ev."seq" > ${afterSeq}::bigint
+        AND (cardinality(${endpoint.eventTypes}::text[]) = 0 OR ev."type" = ANY(${endpoint.eventTypes}::text[]))
+        AND (ev."visibility" = 'public' OR ${endpoint.includeGmEvents}::boolean)
+      ON CONFLICT ("endpoint_id", "event_id") DO UPDATE
+      SET "status" = 'pending', "attempt_count" = 0, "next_attempt_at" = now(), "delivered_at" = NULL,
+          "locked_until" = NULL, "lease_id" = NULL
+      WHERE NOT ("webhook_deliveries"."status" = 'delivering' AND "webhook_deliveries"."locked_until" > now())`
+  }
+
+  createPing(delivery: { id: string; campaignId: string; endpointId: string }) {
+    return this.db.webhookDelivery.create({ data: { ...delivery, eventType: PING_EVENT_TYPE }, include: withAttempts })
+  }
+
+  /** A re-enabled endpoint's queue is due at once, in event order. */
+  async resume(endpointId: string) {
+    await this.db.$executeRaw`
+      UPDATE "webhook_deliveries" SET "next_attempt_at" = now()
+      WHERE "endpoint_id" = ${endpointId}::uuid AND "status" = 'pending' AND "next_attempt_at" > now()`
+  }
+
+  // The dispatcher's side. A delivery is due when it is pending and its time has come, or when
+  // the dispatcher that claimed it let its lease run out (it crashed or lost the database).
+
+  /** One cheap query, so an idle dispatcher polls without opening a transaction. */
+  async anyDue(): Promise<boolean> {
+    const [row] = await this.db.$queryRaw<{ due: boolean }[]>`
+      SELECT EXISTS (
+        SELECT 1 FROM "webhook_deliveries" d JOIN "webhook_endpoints" e ON e."id" = d."endpoint_id"
+        WHERE e."enabled" AND (e."paused_until" IS NULL OR e."paused_until" <= now())
+          AND ((d."status" = 'pending' AND d."next_attempt_at" <= now())
+            OR (d."status" = 'delivering' AND d."locked_until" <= now()))
+      ) AS "due"`
+    return row?.due ?? false
+  }
+
+  /**
+   * In the claim transaction: locks up to `limit` enabled endpoints, not backing off, that have
+   * something due and nothing in flight, oldest due first. Every claim goes through these row locks, so two
+   * dispatchers never work on one endpoint at once; SKIP LOCKED lets them pass each other.
+   */
+  async lockReadyEndpoints(limit: number, excluding: string[]): Promise<string[]> {
+    const rows = await this.db.$queryRaw<{ id: string }[]>`
+      SELECT e."id" FROM "webhook_endpoints" e
+      WHERE e."enabled"
+        AND (e."paused_until" IS NULL OR e."paused_until" <= now())
+        AND e."id" <> ALL(${excluding}::uuid[])
+        AND NOT EXISTS (
+          SELECT 1 FROM "webhook_deliveries" d
+          WHERE d."endpoint_id" = e."id" AND d."status" = 'delivering' AND d."locked_until" > now())
+        AND EXISTS (
+          SELECT 1 FROM "webhook_deliveries" d
+          WHERE d."endpoint_id" = e."id"
+            AND ((d."status" = 'pending' AND d."next_attempt_at" <= now())
+              OR (d."status" = 'delivering' AND d."locked_until" <= now())))
+      ORDER BY (
+        SELECT min(d."next_attempt_at") FROM "webhook_deliveries" d
+        WHERE d."endpoint_id" = e."id" AND d."status" IN ('pending', 'delivering'))
+      LIMIT ${limit}::integer
+      FOR UPDATE OF e SKIP LOCKED`
+    return rows.map((row) => row.id)
+  }
+
+  /**
+   * In the claim transaction, with the endpoints locked: takes each endpoint's next due delivery
+   * and leases it — the earliest event not yet tried, else the earliest retry. This statement
+   * sees every claim committed before the locks were granted, so it re-checks that nothing of
+   * the endpoint is in flight.
+   */
+  claimNext(endpointIds: string[], leaseId: string, leaseMs: number): Promise<ClaimedDelivery[]> {
+    return this.db.$queryRaw<ClaimedDelivery[]>`
+      UPDATE "webhook_deliveries" d
+      SET "status" = 'delivering',
+          "locked_until" = now() + make_interval(secs => ${leaseMs / 1000}::double precision),
+          "lease_id" = ${leaseId}::uuid
+      FROM (
+        SELECT DISTINCT ON (x."endpoint_id") x."id"
+        FROM "webhook_deliveries" x
+        WHERE x."endpoint_id" = ANY(${endpointIds}::uuid[])
+          AND ((x."status" = 'pending' AND x."next_attempt_at" <= now())
+            OR (x."status" = 'delivering' AND x."locked_until" <= now()))
+          AND NOT EXISTS (
+            SELECT 1 FROM "webhook_deliveries" y
+            WHERE y."endpoint_id" = x."endpoint_id" AND y."status" = 'delivering' AND y."locked_until" > now())
+        ORDER BY x."endpoint_id", x."attempt_count" > 0, x."event_seq" ASC NULLS FIRST, x."created_at", x."id"
+      ) head
+      WHERE d."id" = head."id"
+      RETURNING d."id", d."campaign_id" AS "campaignId", d."endpoint_id" AS "endpointId", d."event_id" AS "eventId",
+        d."event_seq" AS "eventSeq", d."event_type" AS "eventType", d."attempt_count" AS "attemptCount",
+        d."created_at" AS "createdAt", d."lease_id" AS "leaseId"`
+  }
+
+  /** Only where no other process can hold a lease (embedded PGlite): a previous run's leases are void. */
+  releaseAllLeases(): Promise<number> {
+    return this.db.$executeRaw`
+      UPDATE "webhook_deliveries" SET "status" = 'pending', "locked_until" = NULL, "lease_id" = NULL
+      WHERE "status" = 'delivering'`
+  }
+
+  endpointsByIds(ids: string[]) {
+    return this.db.webhookEndpoint.findMany({ where: { id: { in: ids } } })
+  }
+
+  eventsByIds(ids: string[]) {
+    return this.db.rollEvent.findMany({ where: { id: { in: ids } } })
+  }
+
+  /** Hands a claimed delivery back untried (its endpoint was disabled meanwhile, or the dispatcher is stopping). */
+  async release(id: string, leaseId: string) {
+    await this.db.$executeRaw`
+      UPDATE "webhook_deliveries" SET "status" = 'pending', "locked_until" = NULL, "lease_id" = NULL
+      WHERE "id" = ${id}::uuid AND "lease_id" = ${leaseId}::uuid AND "status" = 'delivering'`
+  }
+
+  /** Records an attempt, unless its delivery was deleted with its endpoint meanwhile. */
+  async recordAttempt(attempt: NewAttempt) {
+    await this.db.$executeRaw`
+      INSERT INTO "webhook_attempts"
+        ("id", "campaign_id", "delivery_id", "attempted_at", "status_code", "latency_ms", "error", "response_excerpt")
+      SELECT ${attempt.id}::uuid, ${attempt.campaignId}::uuid, ${attempt.deliveryId}::uuid, ${attempt.attemptedAt},
+        ${attempt.statusCode}::integer, ${attempt.latencyMs}::integer, ${attempt.error}, ${attempt.responseExcerpt}
+      WHERE EXISTS (SELECT 1 FROM "webhook_deliveries" WHERE "id" = ${attempt.deliveryId}::uuid)`
+  }
+
+  /**
+   * Settles a claimed delivery: delivered, due again after `retryInMs`, or failed for good
+   * (`retryInMs` null). Only the lease holder may: false when the lease was lost.
+   */
+  async settle(
+    id: string,
+    leaseId: string,
+    outcome: { delivered: boolean; retryInMs: number | null },
+  ): Promise<boolean> {
+    const status = outcome.delivered ? 'delivered' : outcome.retryInMs === null ? 'failed' : 'pending'
+    const changed = await this.db.$executeRaw`
+      UPDATE "webhook_deliveries"
+      SET "status" = ${status}::text,
+          "attempt_count" = "attempt_count" + 1,
+          "delivered_at" = CASE WHEN ${outcome.delivered}::boolean THEN now() ELSE NULL END,
+          "next_attempt_at" = now() + make_interval(secs => ${(outcome.retryInMs ?? 0) / 1000}::double precision),
+          "locked_until" = NULL,
+          "lease_id" = NULL
+      WHERE "id" = ${id}::uuid AND "lease_id" = ${leaseId}::uuid`
+    return changed === 1
+  }
+
+  async endpointSucceeded(id: string) {
+    await this.db.$executeRaw`
+      UPDATE "webhook_endpoints" SET "failing_since" = NULL, "consecutive_failures" = 0, "paused_until" = NULL
+      WHERE "id" = ${id}::uuid AND ("failing_since" IS NOT NULL OR "paused_until" IS NOT NULL)`
+  }
+
+  /**
+   * Notes a failed attempt. The endpoint backs off for `pauseMs(consecutive failures)` and is
+   * failing since its first failure after its last success. It is disabled when it answered
+   * 410 Gone, or has been failing for longer than `disableAfterMs`. Returns when it may be tried
+   * again (in ms) and why it was disabled now, if it was.
+   */
+  async endpointFailed(
+    id: string,
+    options: { gone: boolean; disableAfterMs: number; pauseMs: (consecutiveFailures: number) => number },
+  ): Promise<{ pauseMs: number; disabledReason: string | null }> {
+    const windowReason = `failing for longer than ${Math.round(options.disableAfterMs / 1000)} s`
+    const [row] = await this.db.$queryRaw<{ consecutiveFailures: number; disabledReason: string | null }[]>`
+      WITH before AS (SELECT "enabled", "failing_since" FROM "webhook_endpoints" WHERE "id" = ${id}::uuid FOR UPDATE),
+      decided AS (
+        SELECT CASE
+          WHEN NOT before."enabled" THEN NULL
+          WHEN ${options.gone}::boolean THEN 'the endpoint answered 410 Gone'
+          WHEN before."failing_since" IS NOT NULL
+            AND before."failing_since" <= now() - make_interval(secs => ${options.disableAfterMs / 1000}::double precision)
+            THEN ${windowReason}::text
+          END AS "reason"
+        FROM before
+      )
+      UPDATE "webhook_endpoints" e
+      SET "failing_since" = coalesce(e."failing_since", now()),
+          "consecutive_failures" = e."consecutive_failures" + 1,
+          "enabled" = e."enabled" AND decided."reason" IS NULL,
+          "disabled_reason" = coalesce(decided."reason", e."disabled_reason"),
+          "updated_at" = CASE WHEN decided."reason" IS NULL THEN e."updated_at" ELSE now() END
+      FROM decided
+      WHERE e."id" = ${id}::uuid
+      RETURNING e."consecutive_failures" AS "consecutiveFailures", decided."reason" AS "disabledReason"`
+    if (!row) return { pauseMs: 0, disabledReason: null }
+    const pauseMs = options.pauseMs(row.consecutiveFailures)
+    await this.db.$executeRaw`
+      UPDATE "webhook_endpoints"
+      SET "paused_until" = now() + make_interval(secs => ${pauseMs / 1000}::double precision)
+      WHERE "id" = ${id}::uuid`
+    return { pauseMs, disabledReason: row.disabledReason }
+  }
+}
+
+export type WebhookEndpointRow = Prisma.WebhookEndpointGetPayload<object>
+export type WebhookDeliveryRow = Prisma.WebhookDeliveryGetPayload<{ include: typeof withAttempts }>

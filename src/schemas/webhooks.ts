@@ -1,0 +1,228 @@
+import Type, { type Static } from 'typebox'
+import { PageLimit, Timestamp, Uuid } from './common.js'
+import { ref } from './ref.js'
+
+const EXAMPLE_URL = 'https://example.com/hooks/nerve'
+
+const Url = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description:
+    'Where Nerve POSTs the events: an `http://` or `https://` URL whose host resolves to public addresses only (loopback, private, link-local and metadata addresses are refused unless the operator allows private ones). Redirects are not followed.',
+})
+
+const Description = Type.String({ maxLength: 500, description: 'What the endpoint is for, e.g. "Discord bot".' })
+
+const EventTypes = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+  maxItems: 50,
+  uniqueItems: true,
+  description:
+    'Only these event types are sent (action names such as `stress-check`, or `character.created`, `character.updated`, `character.archived`, `revert`). Empty: every type.',
+})
+
+const IncludeGmEvents = Type.Boolean({
+  description: 'Also send GM-only events (`visibility: gm`). Off by default, so a player-facing bot never sees them.',
+})
+
+export const WebhookEndpointSchema = Type.Object(
+  {
+    id: Uuid('Endpoint id.'),
+    campaignId: Uuid('The campaign whose events it receives.'),
+    url: Url,
+    description: Type.Union([Description, Type.Null()]),
+    eventTypes: EventTypes,
+    includeGmEvents: IncludeGmEvents,
+    enabled: Type.Boolean({
+      description: 'Disabled endpoints receive nothing; their queued deliveries wait until they are enabled again.',
+    }),
+    disabledReason: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'Why it was disabled: by the GM, because it answered 410 Gone, or because it kept failing for too long.',
+    }),
+    failingSince: Type.Union([Timestamp('First failure since its last success.'), Type.Null()]),
+    pausedUntil: Type.Union(
+      [Timestamp('After failing, the endpoint backs off: nothing is sent to it before this time.'), Type.Null()],
+      { description: 'Null when it is not backing off.' },
+    ),
+    previousSecretExpiresAt: Type.Union([
+      Timestamp('Until then every delivery is also signed with the secret before the last rotation.'),
+      Type.Null(),
+    ]),
+    createdAt: Timestamp('When the endpoint was created.'),
+    updatedAt: Timestamp('When it was last changed.'),
+  },
+  { $id: 'WebhookEndpoint', additionalProperties: false },
+)
+
+export const CreatedWebhookEndpointSchema = Type.Object(
+  {
+    ...WebhookEndpointSchema.properties,
+    secret: Type.String({
+      description:
+        'The signing secret (`whsec_…`, Standard Webhooks format). **Shown only this once**: give it to your verifier now.',
+    }),
+  },
+  { $id: 'CreatedWebhookEndpoint', additionalProperties: false },
+)
+
+export const CreateWebhookEndpointSchema = Type.Object(
+  {
+    url: Url,
+    description: Type.Optional(Description),
+    eventTypes: Type.Optional(EventTypes),
+    includeGmEvents: Type.Optional(IncludeGmEvents),
+  },
+  {
+    $id: 'CreateWebhookEndpoint',
+    additionalProperties: false,
+    examples: [{ url: EXAMPLE_URL, description: 'Discord bot', eventTypes: ['stress-check'], includeGmEvents: false }],
+  },
+)
+export type CreateWebhookEndpoint = Static<typeof CreateWebhookEndpointSchema>
+
+export const UpdateWebhookEndpointSchema = Type.Object(
+  {
+    url: Type.Optional(Url),
+    description: Type.Optional(Type.Union([Description, Type.Null()])),
+    eventTypes: Type.Optional(EventTypes),
+    includeGmEvents: Type.Optional(IncludeGmEvents),
+  },
+  {
+    $id: 'UpdateWebhookEndpoint',
+    additionalProperties: false,
+    minProperties: 1,
+    examples: [{ eventTypes: [], includeGmEvents: true }],
+  },
+)
+export type UpdateWebhookEndpoint = Static<typeof UpdateWebhookEndpointSchema>
+
+export const WebhookEndpointListSchema = Type.Object(
+  { data: Type.Array(ref(WebhookEndpointSchema)) },
+  { $id: 'WebhookEndpointList', additionalProperties: false },
+)
+
+export const RotateWebhookSecretSchema = Type.Object(
+  {
+    gracePeriodSeconds: Type.Integer({
+      minimum: 0,
+      maximum: 7 * 24 * 60 * 60,
+      default: 24 * 60 * 60,
+      description:
+        'How long deliveries stay signed with the old secret too (default 24 h, at most 7 days; 0 ends it at once).',
+    }),
+  },
+  { $id: 'RotateWebhookSecret', additionalProperties: false, examples: [{ gracePeriodSeconds: 3600 }] },
+)
+export type RotateWebhookSecret = Static<typeof RotateWebhookSecretSchema>
+
+export const DeliveryStatusSchema = Type.Union(
+  [Type.Literal('pending'), Type.Literal('delivering'), Type.Literal('delivered'), Type.Literal('failed')],
+  {
+    description:
+      '`pending`: queued or waiting for its next retry; `delivering`: being sent; `delivered`: the endpoint answered 2xx; `failed`: every retry was used up.',
+  },
+)
+
+export const WebhookAttemptSchema = Type.Object(
+  {
+    id: Uuid('Attempt id.'),
+    attemptedAt: Timestamp('When the request was sent.'),
+    statusCode: Type.Union([Type.Integer(), Type.Null()], { description: 'The HTTP status; null when none came.' }),
+    latencyMs: Type.Integer({ description: 'How long the endpoint took to answer, in milliseconds.' }),
+    error: Type.Union([Type.String(), Type.Null()], {
+      description: 'Why the attempt failed: a non-2xx status, a timeout, a refused connection, a redirect…',
+    }),
+    responseExcerpt: Type.Union([Type.String(), Type.Null()], {
+      description: 'The start of the response body.',
+    }),
+  },
+  { $id: 'WebhookAttempt', additionalProperties: false },
+)
+
+export const WebhookDeliverySchema = Type.Object(
+  {
+    id: Uuid(
+      'Delivery id, sent as the `webhook-id` header: the same for one event and endpoint on every retry, redelivery and replay, so consumers de-duplicate by it.',
+    ),
+    endpointId: Uuid('The endpoint.'),
+    eventId: Type.Union([Uuid('The event delivered.'), Type.Null()], { description: 'Null for a test ping.' }),
+    eventSeq: Type.Union([Type.Integer(), Type.Null()], { description: 'The event’s `seq`; null for a test ping.' }),
+    eventType: Type.String({ description: 'The event’s type, or `webhook.ping`.' }),
+    status: DeliveryStatusSchema,
+    attemptCount: Type.Integer({
+      description: 'Attempts in the current round; a redelivery or replay starts a new round.',
+    }),
+    nextAttemptAt: Type.Union([Timestamp('When the next attempt is due.'), Type.Null()], {
+      description: 'Null once delivered or failed.',
+    }),
+    deliveredAt: Type.Union([Timestamp('When the endpoint accepted it.'), Type.Null()]),
+    createdAt: Timestamp('When the delivery was queued.'),
+    attempts: Type.Array(ref(WebhookAttemptSchema), { description: 'Every attempt, oldest first.' }),
+  },
+  { $id: 'WebhookDelivery', additionalProperties: false },
+)
+
+export const WebhookDeliveryListSchema = Type.Object(
+  {
+    data: Type.Array(ref(WebhookDeliverySchema)),
+    hasMore: Type.Boolean({ description: 'True when another page follows.' }),
+    nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `after` to get the next page.' }),
+  },
+  { $id: 'WebhookDeliveryList', additionalProperties: false },
+)
+
+export const WebhookDeliveryListQuery = Type.Object({
+  status: Type.Optional(DeliveryStatusSchema),
+  after: Type.Optional(Uuid('Cursor: the `nextCursor` of the previous page.')),
+  limit: PageLimit,
+})
+
+export const ReplayWebhookSchema = Type.Object(
+  {
+    afterSeq: Type.Integer({
+      minimum: 0,
+      description:
+        'Replay every event with a greater `seq` (0: the whole history) that the endpoint’s filters select — typically the last `seq` your consumer processed.',
+    }),
+  },
+  { $id: 'ReplayWebhook', additionalProperties: false, examples: [{ afterSeq: 0 }] },
+)
+export type ReplayWebhook = Static<typeof ReplayWebhookSchema>
+
+export const WebhookReplaySchema = Type.Object(
+  {
+    queued: Type.Integer({ description: 'Deliveries queued (again).' }),
+  },
+  { $id: 'WebhookReplay', additionalProperties: false },
+)
+
+export const WebhookPayloadSchema = Type.Object(
+  {
+    type: Type.String({ description: 'The event’s type (`stress-check`, `character.created`…), or `webhook.ping`.' }),
+    timestamp: Timestamp('When the event occurred.'),
+    data: Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description: 'The event, exactly as `GET …/events/{eventId}` shows it (see `Event`).',
+      },
+    ),
+  },
+  {
+    $id: 'WebhookPayload',
+    additionalProperties: false,
+    description:
+      'The JSON body of every webhook POST, with the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of "id.timestamp.body">`; several space-separated during a secret rotation).',
+  },
+)
+
+export const WebhookParams = Type.Object({
+  campaignId: Uuid('The campaign.'),
+  webhookId: Uuid('The webhook endpoint.'),
+})
+
+export const WebhookDeliveryParams = Type.Object({
+  campaignId: Uuid('The campaign.'),
+  webhookId: Uuid('The webhook endpoint.'),
+  deliveryId: Uuid('The delivery.'),
+})

@@ -1,0 +1,303 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Config } from '../config.js'
+import type { RollEvent, WebhookEndpoint } from '../generated/prisma/client.js'
+import { newId } from '../lib/ids.js'
+import type { Store } from '../repositories/index.js'
+import { PING_EVENT_TYPE, type ClaimedDelivery } from '../repositories/webhooks.js'
+import { eventView } from '../services/views.js'
+import packageJson from '../../package.json' with { type: 'json' }
+import { parseRetrySchedule, retryDelay } from './backoff.js'
+import { createAgents, isSuccess, postWebhook, type AttemptOutcome } from './http-client.js'
+import { signatureHeader } from './signing.js'
+
+export interface DispatcherOptions {
+  timeoutMs: number
+  /** Waits before each retry; its length is the number of retries. */
+  retryScheduleMs: number[]
+  /** An endpoint failing for longer than this is disabled. */
+  disableAfterMs: number
+  pollIntervalMs: number
+  /** Endpoints served at once by this dispatcher (each gets one delivery at a time). */
+  concurrency: number
+  allowPrivate: boolean
+  /**
+   * Void every lease at start. Only for the embedded PGlite, which no other process can open:
+   * whatever was in flight belonged to a previous run of this one.
+   */
+  releaseLeasesOnStart: boolean
+}
+
+export function dispatcherOptions(config: Config): Omit<DispatcherOptions, 'releaseLeasesOnStart'> {
+  return {
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    retryScheduleMs: parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE),
+    disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS,
+    pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+  }
+}
+
+const USER_AGENT = `Nerve-Webhooks/${packageJson.version}`
+
+/** The JSON body: `{ type, timestamp, data }`, the same bytes on every attempt of a delivery. */
+export function webhookBody(delivery: ClaimedDelivery, event: RollEvent | undefined): string {
+  if (!event) {
+    return JSON.stringify({
+      type: PING_EVENT_TYPE,
+      timestamp: delivery.createdAt.toISOString(),
+      data: {
+        endpointId: delivery.endpointId,
+        campaignId: delivery.campaignId,
+        message: 'A test delivery from Nerve: your endpoint is reachable and can verify the signature.',
+      },
+    })
+  }
+  return JSON.stringify({ type: event.type, timestamp: event.occurredAt.toISOString(), data: eventView(event) })
+}
+
+/** The secrets to sign with: the current one, and the previous one while its grace period lasts. */
+function liveSecrets(endpoint: WebhookEndpoint, now: Date): string[] {
+  const previous =
+    endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now
+      ? [endpoint.previousSecret]
+      : []
+  return [endpoint.secret, ...previous]
+}
+
+/**
+ * Drains the webhook outbox. Any number of dispatchers (in-process or `npm run worker`) may run
+ * against one database: each claims work in a short transaction that locks endpoint rows with
+ * SKIP LOCKED and leases one delivery per endpoint, then sends it outside any transaction, then
+ * settles it. One delivery per endpoint at a time keeps each endpoint's deliveries in event
+ * order; a delivery waiting for its retry does not hold back the ones after it.
+ */
+export class WebhookDispatcher {
+  readonly #store: Store
+  readonly #log: FastifyBaseLogger
+  readonly #options: DispatcherOptions
+  /** The lease outlives the attempt's timeout, so it only runs out when its holder is gone. */
+  readonly #leaseMs: number
+  readonly #agents = createAgents()
+  readonly #inFlight = new Map<string, Promise<void>>()
+  #loop: Promise<void> | undefined
+  #stopping = false
+  #woken = false
+  #wakeSleep: (() => void) | undefined
+  #retryTimer: NodeJS.Timeout | undefined
+  #retryAt = Infinity
+
+  constructor(store: Store, log: FastifyBaseLogger, options: DispatcherOptions) {
+    this.#store = store
+    this.#log = log
+    this.#options = options
+    this.#leaseMs = 2 * options.timeoutMs + 5_000
+  }
+
+  start(): void {
+    this.#loop ??= this.#run()
+  }
+
+  /** New work may be due (an event was committed, a delivery settled or was queued): look now. */
+  wake(): void {
+    this.#woken = true
+    this.#wakeSleep?.()
+  }
+
+  /** Takes no new deliveries, and returns once the attempts in flight have been made and recorded. */
+  async stop(): Promise<void> {
+    this.#stopping = true
+    clearTimeout(this.#retryTimer)
+    this.wake()
+    await this.#loop
+    await Promise.allSettled(this.#inFlight.values())
+    this.#agents.http.destroy()
+    this.#agents.https.destroy()
+  }
+
+  async #run(): Promise<void> {
+    if (this.#options.releaseLeasesOnStart) await this.#releaseLeftovers()
+    while (!this.#stopping) {
+      this.#woken = false
+      try {
+        await this.#claimAndSend()
+      } catch (err) {
+        this.#log.error({ err }, 'claiming webhook deliveries failed; trying again at the next poll')
+      }
+      if (this.#stopping) break
+      if (!this.#woken) await this.#sleep(this.#options.pollIntervalMs)
+    }
+  }
+
+  async #releaseLeftovers(): Promise<void> {
+    try {
+      const released = await this.#store.webhooks.releaseAllLeases()
+      if (released > 0) this.#log.info({ released }, 'webhook deliveries left in flight by the last run queued again')
+    } catch (err) {
+      // Never stops the service from starting: those deliveries go out when their leases run out.
+      this.#log.error({ err }, 'could not release the leases of the last run')
+    }
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer)
+        this.#wakeSleep = undefined
+        resolve()
+      }
+      const timer = setTimeout(done, ms)
+      this.#wakeSleep = done
+    })
+  }
+
+  /** Wakes the loop when the backoff of an endpoint this dispatcher served runs out, if before the next poll. */
+  #wakeAt(at: number): void {
+    if (this.#stopping || at >= this.#retryAt) return
+    clearTimeout(this.#retryTimer)
+    this.#retryAt = at
+    this.#retryTimer = setTimeout(
+      () => {
+        this.#retryAt = Infinity
+        this.wake()
+      },
+      Math.max(0, at - Date.now()),
+    )
+    this.#retryTimer.unref()
+  }
+
+  async #claimAndSend(): Promise<void> {
+    const free = this.#options.concurrency - this.#inFlight.size
+    if (free <= 0) return
+    if (!(await this.#store.webhooks.anyDue())) return
+    const leaseId = newId()
+    const busy = [...this.#inFlight.keys()]
+    // Short on purpose: on PGlite every other query waits while a transaction is open.
+    const claimed = await this.#store.transaction(async (tx) => {
+      const endpointIds = await tx.webhooks.lockReadyEndpoints(free, busy)
+      return endpointIds.length === 0 ? [] : tx.webhooks.claimNext(endpointIds, leaseId, this.#leaseMs)
+    })
+    if (claimed.length === 0) return
+    if (this.#stopping) {
+      // Stopping began during the claim: hand the deliveries back untried rather than start them.
+      await Promise.all(claimed.map((delivery) => this.#store.webhooks.release(delivery.id, delivery.leaseId)))
+      return
+    }
+
+    const [endpoints, events] = await Promise.all([
+      this.#store.webhooks.endpointsByIds(claimed.map((delivery) => delivery.endpointId)),
+      this.#store.webhooks.eventsByIds(claimed.flatMap((delivery) => (delivery.eventId ? [delivery.eventId] : []))),
+    ])
+    for (const delivery of claimed) {
+      const endpoint = endpoints.find((candidate) => candidate.id === delivery.endpointId)
+      const event = events.find((candidate) => candidate.id === delivery.eventId)
+      const attempt = this.#deliver(delivery, endpoint, event)
+        .catch((err: unknown) => {
+          // The lease runs out and another attempt follows: at least once, never lost.
+          this.#log.error({ err, deliveryId: delivery.id }, 'recording a webhook attempt failed')
+        })
+        .finally(() => {
+          this.#inFlight.delete(delivery.endpointId)
+          if (!this.#stopping) this.wake()
+        })
+      this.#inFlight.set(delivery.endpointId, attempt)
+    }
+  }
+
+  async #deliver(
+    delivery: ClaimedDelivery,
+    endpoint: WebhookEndpoint | undefined,
+    event: RollEvent | undefined,
+  ): Promise<void> {
+    if (!endpoint?.enabled) {
+      if (endpoint) await this.#store.webhooks.release(delivery.id, delivery.leaseId)
+      return
+    }
+    const attemptedAt = new Date()
+    const outcome: AttemptOutcome =
+      delivery.eventId && !event
+        ? { statusCode: null, latencyMs: 0, error: 'the event is missing', responseExcerpt: null, retryAfterMs: null }
+        : await this.#post(delivery, endpoint, event, attemptedAt)
+    await this.#settle(delivery, outcome, attemptedAt)
+  }
+
+  #post(delivery: ClaimedDelivery, endpoint: WebhookEndpoint, event: RollEvent | undefined, attemptedAt: Date) {
+    const body = webhookBody(delivery, event)
+    const timestamp = Math.floor(attemptedAt.getTime() / 1000)
+    return postWebhook(
+      {
+        url: endpoint.url,
+        body,
+        timeoutMs: this.#options.timeoutMs,
+        allowPrivate: this.#options.allowPrivate,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': USER_AGENT,
+          // The delivery id: one per event and endpoint, the same on every retry and replay.
+          'webhook-id': delivery.id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signatureHeader(liveSecrets(endpoint, attemptedAt), delivery.id, timestamp, body),
+        },
+      },
+      this.#agents,
+    )
+  }
+
+  async #settle(delivery: ClaimedDelivery, outcome: AttemptOutcome, attemptedAt: Date): Promise<void> {
+    const delivered = isSuccess(outcome)
+    const attempts = delivery.attemptCount + 1
+    const retryInMs = delivered
+      ? null
+      : retryDelay(attempts, this.#options.retryScheduleMs, outcome.retryAfterMs ?? null)
+    const context = {
+      deliveryId: delivery.id,
+      endpointId: delivery.endpointId,
+      eventType: delivery.eventType,
+      attempt: attempts,
+      statusCode: outcome.statusCode,
+      latencyMs: outcome.latencyMs,
+    }
+    const { settled, pauseMs, disabledReason } = await this.#store.transaction(async (tx) => {
+      await tx.webhooks.recordAttempt({
+        id: newId(),
+        campaignId: delivery.campaignId,
+        deliveryId: delivery.id,
+        attemptedAt,
+        statusCode: outcome.statusCode,
+        latencyMs: outcome.latencyMs,
+        error: outcome.error ?? (delivered ? null : `the endpoint answered ${outcome.statusCode}`),
+        responseExcerpt: outcome.responseExcerpt,
+      })
+      const settled = await tx.webhooks.settle(delivery.id, delivery.leaseId, { delivered, retryInMs })
+      if (delivered) {
+        await tx.webhooks.endpointSucceeded(delivery.endpointId)
+        return { settled, pauseMs: 0, disabledReason: null }
+      }
+      const failed = await tx.webhooks.endpointFailed(delivery.endpointId, {
+        gone: outcome.statusCode === 410,
+        disableAfterMs: this.#options.disableAfterMs,
+        pauseMs: (failures) => this.#endpointPause(failures, outcome.retryAfterMs),
+      })
+      return { settled, ...failed }
+    })
+
+    if (!settled) this.#log.warn(context, 'webhook delivery lease ran out before its attempt was recorded')
+    if (delivered) {
+      this.#log.debug(context, 'webhook delivered')
+      return
+    }
+    this.#log.warn({ ...context, error: outcome.error, retryInMs, pauseMs }, 'webhook delivery failed')
+    if (disabledReason) this.#log.warn({ endpointId: delivery.endpointId, disabledReason }, 'webhook endpoint disabled')
+    else this.#wakeAt(Date.now() + pauseMs)
+  }
+
+  /**
+   * An endpoint that fails backs off along the same schedule, by its failures in a row (staying
+   * at the last step), so one that is down gets one probing attempt per step rather than one
+   * per queued delivery; its first success lets the queue flow again.
+   */
+  #endpointPause(consecutiveFailures: number, retryAfterMs: number | null): number {
+    const schedule = this.#options.retryScheduleMs
+    return retryDelay(Math.min(consecutiveFailures, schedule.length), schedule, retryAfterMs) ?? 0
+  }
+}
