@@ -18,6 +18,7 @@ RUN mkdir -p /data && chown node:node /data
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --from=build --chown=node:node /app/prisma ./prisma
+COPY --chown=node:node public ./public
 COPY --chown=node:node package.json ./
 USER node
 EXPOSE 3000

@@ -8,16 +8,20 @@ import auth from './plugins/app/auth.js'
 import database from './plugins/app/database.js'
 import eventFeed from './plugins/app/event-feed.js'
 import store from './plugins/app/store.js'
-import problemDetails from './plugins/app/problem-details.js'
+import webhookDispatcher from './plugins/app/webhook-dispatcher.js'
+import problemDetails, { problemFor, sendProblem } from './plugins/app/problem-details.js'
 import openApi from './plugins/external/swagger.js'
 import actionRoutes from './routes/actions/index.js'
 import campaignRoutes from './routes/campaigns/index.js'
 import characterRoutes from './routes/characters/index.js'
+import dashboardRoutes from './routes/dashboard/index.js'
 import eventRoutes from './routes/events/index.js'
 import healthRoutes from './routes/health/index.js'
 import resolveRoutes from './routes/resolve/index.js'
 import rulesetRoutes from './routes/rulesets/index.js'
+import webhookRoutes from './routes/webhooks/index.js'
 import { SHARED_SCHEMAS } from './schemas/index.js'
+import { dispatcherOptions } from './webhooks/dispatcher.js'
 
 export interface AppOptions {
   /** Overrides the logger built from the config (tests pass `false`). */
@@ -59,6 +63,11 @@ export async function buildApp(config: Config, options: AppOptions = {}) {
     requestIdHeader: 'x-request-id',
     schemaController: { compilersFactory: validatorCompilers() },
     bodyLimit: 256 * 1024,
+    // Starting PGlite and applying migrations can take longer than Fastify's default 10 s on
+    // a busy machine (CI running test files in parallel); a slow start is not a hung one.
+    pluginTimeout: 60_000,
+    // A malformed or over-long URL is refused by the router before any error handler runs.
+    frameworkErrors: (error, request, reply) => sendProblem(reply, problemFor(error, request)),
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.addHook('onSend', async (request, reply) => {
@@ -79,6 +88,10 @@ export async function buildApp(config: Config, options: AppOptions = {}) {
   await app.register(store)
   await app.register(eventFeed)
   await app.register(auth, { adminToken: config.ADMIN_TOKEN })
+  await app.register(webhookDispatcher, {
+    enabled: config.WEBHOOK_DISPATCHER === 'on',
+    options: dispatcherOptions(config),
+  })
 
   await app.register(healthRoutes)
   await app.register(rulesetRoutes)
@@ -87,6 +100,8 @@ export async function buildApp(config: Config, options: AppOptions = {}) {
   await app.register(characterRoutes)
   await app.register(actionRoutes)
   await app.register(eventRoutes)
+  await app.register(webhookRoutes, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE })
+  await app.register(dashboardRoutes)
 
   return app
 }

@@ -1,0 +1,171 @@
+import t from 'tap'
+import type { Locator, Page } from 'playwright-core'
+import { buildTestApp } from '../helpers/build-app.js'
+import { chromiumMissing, launchBrowser, listen } from '../helpers/browser.js'
+
+interface LiveResponse {
+  status: number
+  body: any
+}
+
+/** The operation's block in Swagger UI, expanded, with "Try it out" on. */
+async function openOperation(page: Page, tag: string, operationId: string): Promise<Locator> {
+  const block = page.locator(`[id="operations-${tag.replaceAll(' ', '_')}-${operationId}"]`)
+  if (!(await block.getAttribute('class'))?.includes('is-open')) {
+    await block.locator('.opblock-summary-control').click()
+  }
+  const tryItOut = block.getByRole('button', { name: 'Try it out' })
+  if (await tryItOut.isVisible()) await tryItOut.click()
+  await block.locator('button.execute').waitFor()
+  return block
+}
+
+/** Clicks "Execute" and reads the status and body Swagger UI shows, as a GM would. */
+async function execute(block: Locator): Promise<LiveResponse> {
+  const clear = block.locator('button.btn-clear')
+  if (await clear.isVisible()) await clear.click()
+  await block.locator('button.execute').click()
+  const row = block.locator('.live-responses-table tbody tr.response')
+  await row.waitFor()
+  const status = Number((await row.locator('.response-col_status').textContent())?.trim())
+  const text = await row.locator('.highlight-code pre').first().textContent()
+  return { status, body: JSON.parse(text ?? 'null') }
+}
+
+async function fillParameter(block: Locator, name: string, value: string): Promise<void> {
+  await block.locator(`tr[data-param-name="${name}"] input`).fill(value)
+}
+
+/** Opens "Authorize", logs out of any earlier key, pastes this one and applies it. */
+async function authorize(page: Page, key: string, beforeApplying?: () => Promise<void>): Promise<void> {
+  await page.locator('.auth-wrapper button.authorize').click()
+  const modal = page.locator('.modal-ux')
+  const logout = modal.getByRole('button', { name: 'Remove authorization' })
+  if (await logout.isVisible()) await logout.click()
+  await modal.locator('#auth-bearer-value').fill(key)
+  await beforeApplying?.()
+  await modal.getByRole('button', { name: 'Apply credentials' }).click()
+  await modal.getByRole('button', { name: 'Remove authorization' }).waitFor()
+  await modal.getByRole('button', { name: 'Close' }).click()
+  await modal.waitFor({ state: 'detached' })
+}
+
+/** The little of the DOM the page functions below use: the type check has no DOM library. */
+interface Box {
+  offsetTop: number
+  scrollTop: number
+  textContent: string | null
+  scrollIntoView(options: { block: 'start' }): void
+  querySelectorAll(selector: string): ArrayLike<Box>
+}
+
+/** Scrolls the request URL and the live response below it to the top of the window, for a screenshot. */
+async function showResponse(block: Locator): Promise<void> {
+  await block
+    .locator('.request-url')
+    .evaluate((element) => (element as unknown as Box).scrollIntoView({ block: 'start' }))
+}
+
+/** Scrolls the response body so the `outcome` line is visible inside its box. */
+async function showOutcome(block: Locator): Promise<void> {
+  await showResponse(block)
+  await block
+    .locator('.live-responses-table .highlight-code pre')
+    .first()
+    .evaluate((element) => {
+      const pre = element as unknown as Box
+      const line = Array.from(pre.querySelectorAll('span')).find((span) => span.textContent === '"outcome"')
+      if (line) pre.scrollTop = line.offsetTop - pre.offsetTop - 40
+    })
+}
+
+t.test(
+  'a GM creates campaigns, authorizes and resolves each mechanic from the examples in Swagger UI',
+  { skip: chromiumMissing, timeout: 120_000 },
+  async (t) => {
+    const app = await buildTestApp(t)
+    const baseUrl = await listen(app)
+    const { page, screenshot } = await launchBrowser(t)
+    const pageErrors: string[] = []
+    page.on('pageerror', (error) => pageErrors.push(error.message))
+
+    await page.goto(`${baseUrl}/docs`)
+    await page.locator('.opblock').first().waitFor()
+    await screenshot('swagger-1-docs.png')
+
+    const journeys = [
+      {
+        ruleset: 'shock-meters',
+        tag: 'Shock meters',
+        operationId: 'performStressCheck',
+        shot: 'swagger-5-stress-check.png',
+      },
+      {
+        ruleset: 'trauma-table',
+        tag: 'Trauma table',
+        operationId: 'performTraumaRoll',
+        shot: 'swagger-6-trauma-roll.png',
+      },
+      {
+        ruleset: 'reaction-rolls',
+        tag: 'Reaction rolls',
+        operationId: 'performReactionRoll',
+        shot: 'swagger-7-reaction-roll.png',
+      },
+    ]
+
+    for (const [index, journey] of journeys.entries()) {
+      const first = index === 0
+
+      const createCampaign = await openOperation(page, 'Campaigns', 'createCampaign')
+      const campaignBody = createCampaign.locator('textarea.body-param__text')
+      const example = JSON.parse(await campaignBody.inputValue())
+      if (first) {
+        t.equal(example.ruleset, 'shock-meters', 'the prefilled example creates a shock-meters campaign')
+      } else {
+        await campaignBody.fill(JSON.stringify({ ...example, ruleset: journey.ruleset }, null, 2))
+      }
+      const created = await execute(createCampaign)
+      t.equal(created.status, 201, `POST /v1/campaigns answers 201 for a ${journey.ruleset} campaign`)
+      const campaignId: string = created.body.campaign.id
+      const gmKey: string = created.body.gmKey.key
+      t.equal(created.body.campaign.ruleset, journey.ruleset, 'the campaign plays the chosen rule set')
+      t.match(gmKey, /^nrv_gm_/, 'the response shows the GM key')
+      if (first) {
+        await showResponse(createCampaign)
+        await screenshot('swagger-2-campaign-created.png')
+      }
+
+      await authorize(page, gmKey, first ? () => screenshot('swagger-3-authorize.png') : undefined)
+
+      const createCharacter = await openOperation(page, 'Characters', 'createCharacter')
+      await fillParameter(createCharacter, 'campaignId', campaignId)
+      const character = await execute(createCharacter)
+      t.equal(character.status, 201, `POST …/characters answers 201 with its example in a ${journey.ruleset} campaign`)
+      const characterId: string = character.body.character.id
+      t.equal(character.body.character.ruleset, journey.ruleset, 'the character uses the campaign’s rule set')
+      if (first) {
+        await showResponse(createCharacter)
+        await screenshot('swagger-4-character-created.png')
+      }
+
+      const action = await openOperation(page, journey.tag, journey.operationId)
+      await fillParameter(action, 'campaignId', campaignId)
+      await fillParameter(action, 'characterId', characterId)
+      const roll = await execute(action)
+      t.equal(roll.status, 201, `${journey.operationId} answers 201 with its example`)
+      t.ok(roll.body.event.outcome, `${journey.operationId} shows the outcome`)
+      t.ok(roll.body.event.summary, `${journey.operationId} shows a summary a GM can read out`)
+      t.equal(roll.body.event.characterId, characterId, 'the roll is on the character just created')
+      await showOutcome(action)
+      await screenshot(journey.shot)
+
+      // Collapse the blocks used, so the next round starts from the same page a GM sees.
+      for (const block of [createCampaign, createCharacter, action]) {
+        await block.locator('.opblock-summary-control').click()
+      }
+    }
+
+    t.same(pageErrors, [], 'Swagger UI raised no script errors')
+  },
+)

@@ -1,0 +1,82 @@
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium, type BrowserContext, type Page } from 'playwright-core'
+import type { App } from '../../src/app.js'
+
+/** Debian's Chromium; `npx playwright install` cannot download browsers on these machines. */
+export const CHROMIUM_PATH = '/usr/bin/chromium'
+
+/** A skip reason when Chromium is missing (CI installs it; a laptop may not have it), else false. */
+export const chromiumMissing: string | false = existsSync(CHROMIUM_PATH)
+  ? false
+  : `Chromium not found at ${CHROMIUM_PATH}: install it (apt-get install -y chromium) to run the browser tests`
+
+/** The committed screenshots, shown by the README and the docs. */
+export const IMAGES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'images')
+
+interface TestContext {
+  teardown(fn: () => unknown): void
+  /** Set by `tap --snapshot` (TAP_SNAPSHOT=1), as for snapshots. */
+  writeSnapshot?: boolean
+}
+
+export interface Browser {
+  context: BrowserContext
+  page: Page
+  /**
+   * Saves a PNG of the window. Into docs/images/ when snapshots are being written
+   * (`npm run screenshots`); otherwise into a temporary folder, so an ordinary test run still
+   * renders every screenshot but leaves the committed pictures alone.
+   */
+  screenshot(name: string): Promise<void>
+}
+
+/**
+ * A fresh headless Chromium with its own empty profile. The background-networking flags keep
+ * it from calling home, which this machine's closed network refuses.
+ */
+export async function launchBrowser(t: TestContext, viewport = { width: 1280, height: 900 }): Promise<Browser> {
+  const scratch = await mkdtemp(join(tmpdir(), 'nerve-chromium-'))
+  const userDataDir = join(scratch, 'profile')
+  const imagesDir = t.writeSnapshot ? IMAGES_DIR : join(scratch, 'images')
+  await mkdir(imagesDir, { recursive: true })
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+    viewport,
+    deviceScaleFactor: 1,
+  })
+  t.teardown(async () => {
+    await context.close()
+    await rm(scratch, { recursive: true, force: true })
+  })
+  const page = context.pages()[0] ?? (await context.newPage())
+  page.setDefaultTimeout(15_000)
+  return {
+    context,
+    page,
+    screenshot: async (name) => {
+      await page.screenshot({ path: join(imagesDir, name) })
+    },
+  }
+}
+
+/** Starts the app on a free loopback port and returns its base URL. */
+export async function listen(app: App): Promise<string> {
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const address = app.server.address()
+  if (address === null || typeof address === 'string') throw new Error('the app is not listening on a TCP port')
+  return `http://127.0.0.1:${address.port}`
+}
