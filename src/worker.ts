@@ -24,6 +24,7 @@ const db = await openDatabase({
   url: config.DATABASE_URL,
   dataDir: config.DATA_DIR,
   poolSize: config.DATABASE_POOL_SIZE,
+  connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
 })
 try {
   const applied = await db.withSession(async (session) => migrate(session, await readMigrations()))

@@ -49,17 +49,4 @@ export class CharacterRepository {
       FOR UPDATE`
     return row
   }
-
-  save(id: string, changes: { sheet?: unknown; name?: string; archivedAt?: Date | null }) {
-    return this.db.character.update({
-      where: { id },
-      data: {
-        ...(changes.sheet === undefined ? {} : { sheet: changes.sheet as Prisma.InputJsonValue }),
-        ...(changes.name === undefined ? {} : { name: changes.name }),
-        ...(changes.archivedAt === undefined ? {} : { archivedAt: changes.archivedAt }),
-        version: { increment: 1 },
-        updatedAt: new Date(),
-      },
-    })
-  }
 }

@@ -1,4 +1,4 @@
-import type { Prisma } from '../generated/prisma/client.js'
+import type { Prisma, RollEvent } from '../generated/prisma/client.js'
 import type { Db } from './db.js'
 
 export const DeliveryStatuses = ['pending', 'delivering', 'delivered', 'failed'] as const
@@ -49,6 +49,37 @@ export interface ClaimedDelivery {
   attemptCount: number
   createdAt: Date
   leaseId: string
+}
+
+/** What sending a claimed delivery needs of its endpoint. */
+export interface SendingEndpoint {
+  id: string
+  url: string
+  enabled: boolean
+  secret: string
+  previousSecret: string | null
+  previousSecretExpiresAt: Date | null
+}
+
+/** A claimed delivery with its endpoint and its event (none for a ping), read by the claim itself. */
+export interface DeliveryToSend extends ClaimedDelivery {
+  endpoint: SendingEndpoint
+  event: RollEvent | null
+}
+
+type ClaimRow = ClaimedDelivery & {
+  url: string
+  secret: string
+  previousSecret: string | null
+  previousSecretExpiresAt: Date | null
+  evCharacterId: string | null
+  evRuleset: string | null
+  evVisibility: string | null
+  evActor: unknown
+  evPayload: unknown
+  evCausationId: string | null
+  evIdempotencyKey: string | null
+  evOccurredAt: Date | null
 }
 
 export interface NewAttempt {
@@ -170,59 +201,145 @@ export class WebhookRepository {
   }
 
   /**
-   * In the claim transaction: locks up to `limit` enabled endpoints, not backing off, that have
-   * something due and nothing in flight, oldest due first. Every claim goes through these row locks, so two
-   * dispatchers never work on one endpoint at once; SKIP LOCKED lets them pass each other.
+   * The claim, as one statement with no transaction around it: locks up to `limit` endpoints
+   * that are enabled, not backing off, with something due and nothing in flight, oldest due
+   * first (SKIP LOCKED lets dispatchers pass each other); leases each one's next due delivery
+   * (the earliest event not yet tried, else the earliest retry); and returns them with their
+   * endpoints and events, so sending needs no further reads. The statement's snapshot may
+   * predate a claim another dispatcher committed before this one got the endpoint's lock: the
+   * UPDATE re-checks the delivery's own state, which PostgreSQL evaluates against the latest
+   * row version, so such a delivery is not leased twice.
    */
-  async lockReadyEndpoints(limit: number, excluding: string[]): Promise<string[]> {
-    const rows = await this.db.$queryRaw<{ id: string }[]>`
-      SELECT e."id" FROM "webhook_endpoints" e
-      WHERE e."enabled"
-        AND (e."paused_until" IS NULL OR e."paused_until" <= now())
-        AND e."id" <> ALL(${excluding}::uuid[])
-        AND NOT EXISTS (
-          SELECT 1 FROM "webhook_deliveries" d
-          WHERE d."endpoint_id" = e."id" AND d."status" = 'delivering' AND d."locked_until" > now())
-        AND EXISTS (
-          SELECT 1 FROM "webhook_deliveries" d
-          WHERE d."endpoint_id" = e."id"
-            AND ((d."status" = 'pending' AND d."next_attempt_at" <= now())
-              OR (d."status" = 'delivering' AND d."locked_until" <= now())))
-      ORDER BY (
-        SELECT min(d."next_attempt_at") FROM "webhook_deliveries" d
-        WHERE d."endpoint_id" = e."id" AND d."status" IN ('pending', 'delivering'))
-      LIMIT ${limit}::integer
-      FOR UPDATE OF e SKIP LOCKED`
-    return rows.map((row) => row.id)
-  }
-
-  /**
-   * In the claim transaction, with the endpoints locked: takes each endpoint's next due delivery
-   * and leases it — the earliest event not yet tried, else the earliest retry. This statement
-   * sees every claim committed before the locks were granted, so it re-checks that nothing of
-   * the endpoint is in flight.
-   */
-  claimNext(endpointIds: string[], leaseId: string, leaseMs: number): Promise<ClaimedDelivery[]> {
-    return this.db.$queryRaw<ClaimedDelivery[]>`
+  async claimDue(limit: number, excluding: string[], leaseId: string, leaseMs: number): Promise<DeliveryToSend[]> {
+    const rows = await this.db.$queryRaw<ClaimRow[]>`
+      WITH ready AS (
+        SELECT e."id" FROM "webhook_endpoints" e
+        WHERE e."enabled"
+          AND (e."paused_until" IS NULL OR e."paused_until" <= now())
+          AND e."id" <> ALL(${excluding}::uuid[])
+          AND NOT EXISTS (
+            SELECT 1 FROM "webhook_deliveries" d
+            WHERE d."endpoint_id" = e."id" AND d."status" IN ('pending', 'delivering')
+              AND d."status" = 'delivering' AND d."locked_until" > now())
+          AND EXISTS (
+            SELECT 1 FROM "webhook_deliveries" d
+            WHERE d."endpoint_id" = e."id" AND d."status" IN ('pending', 'delivering')
+              AND ((d."status" = 'pending' AND d."next_attempt_at" <= now())
+                OR (d."status" = 'delivering' AND d."locked_until" <= now())))
+        ORDER BY (
+          SELECT min(d."next_attempt_at") FROM "webhook_deliveries" d
+          WHERE d."endpoint_id" = e."id" AND d."status" IN ('pending', 'delivering'))
+        LIMIT ${limit}::integer
+        FOR UPDATE OF e SKIP LOCKED
+      ), head AS (
+        -- Each endpoint's next delivery, read in the queue-order index's order.
+        SELECT next."id", next."endpoint_id", next."event_id"
+        FROM ready r CROSS JOIN LATERAL (
+          SELECT x."id", x."endpoint_id", x."event_id"
+          FROM "webhook_deliveries" x
+          WHERE x."endpoint_id" = r."id" AND x."status" IN ('pending', 'delivering')
+            AND ((x."status" = 'pending' AND x."next_attempt_at" <= now())
+              OR (x."status" = 'delivering' AND x."locked_until" <= now()))
+          ORDER BY x."attempt_count" > 0, x."event_seq" ASC NULLS FIRST, x."created_at", x."id"
+          LIMIT 1
+        ) next
+      )
       UPDATE "webhook_deliveries" d
       SET "status" = 'delivering',
           "locked_until" = now() + make_interval(secs => ${leaseMs / 1000}::double precision),
           "lease_id" = ${leaseId}::uuid
-      FROM (
-        SELECT DISTINCT ON (x."endpoint_id") x."id"
-        FROM "webhook_deliveries" x
-        WHERE x."endpoint_id" = ANY(${endpointIds}::uuid[])
-          AND ((x."status" = 'pending' AND x."next_attempt_at" <= now())
-            OR (x."status" = 'delivering' AND x."locked_until" <= now()))
-          AND NOT EXISTS (
-            SELECT 1 FROM "webhook_deliveries" y
-            WHERE y."endpoint_id" = x."endpoint_id" AND y."status" = 'delivering' AND y."locked_until" > now())
-        ORDER BY x."endpoint_id", x."attempt_count" > 0, x."event_seq" ASC NULLS FIRST, x."created_at", x."id"
-      ) head
+      FROM head
+        JOIN "webhook_endpoints" e ON e."id" = head."endpoint_id"
+        LEFT JOIN "roll_events" ev ON ev."id" = head."event_id"
       WHERE d."id" = head."id"
+        AND ((d."status" = 'pending' AND d."next_attempt_at" <= now())
+          OR (d."status" = 'delivering' AND d."locked_until" <= now()))
       RETURNING d."id", d."campaign_id" AS "campaignId", d."endpoint_id" AS "endpointId", d."event_id" AS "eventId",
         d."event_seq" AS "eventSeq", d."event_type" AS "eventType", d."attempt_count" AS "attemptCount",
-        d."created_at" AS "createdAt", d."lease_id" AS "leaseId"`
+        d."created_at" AS "createdAt", d."lease_id" AS "leaseId",
+        e."url", e."secret", e."previous_secret" AS "previousSecret",
+        e."previous_secret_expires_at" AS "previousSecretExpiresAt",
+        ev."character_id" AS "evCharacterId", ev."ruleset" AS "evRuleset", ev."visibility" AS "evVisibility",
+        ev."actor" AS "evActor", ev."payload" AS "evPayload", ev."causation_id" AS "evCausationId",
+        ev."idempotency_key" AS "evIdempotencyKey", ev."occurred_at" AS "evOccurredAt"`
+    return rows.map((row) => ({
+      id: row.id,
+      campaignId: row.campaignId,
+      endpointId: row.endpointId,
+      eventId: row.eventId,
+      eventSeq: row.eventSeq,
+      eventType: row.eventType,
+      attemptCount: row.attemptCount,
+      createdAt: row.createdAt,
+      leaseId: row.leaseId,
+      endpoint: {
+        id: row.endpointId,
+        url: row.url,
+        enabled: true,
+        secret: row.secret,
+        previousSecret: row.previousSecret,
+        previousSecretExpiresAt: row.previousSecretExpiresAt,
+      },
+      event:
+        row.eventId === null || row.evOccurredAt === null
+          ? null
+          : {
+              id: row.eventId,
+              campaignId: row.campaignId,
+              seq: row.eventSeq!,
+              characterId: row.evCharacterId,
+              type: row.eventType,
+              ruleset: row.evRuleset!,
+              visibility: row.evVisibility!,
+              actor: row.evActor as RollEvent['actor'],
+              payload: row.evPayload as RollEvent['payload'],
+              causationId: row.evCausationId,
+              idempotencyKey: row.evIdempotencyKey,
+              occurredAt: row.evOccurredAt,
+            },
+    }))
+  }
+
+  /**
+   * Successful attempts, any number in one statement: records each, settles each delivery (only
+   * for its lease holder) and clears its endpoint's failure state. Returns the ids of the
+   * deliveries settled; one missing lost its lease meanwhile.
+   */
+  async settleDelivered(
+    successes: { attempt: NewAttempt; leaseId: string; endpointId: string }[],
+  ): Promise<Set<string>> {
+    const column = <T>(pick: (success: (typeof successes)[number]) => T) => successes.map(pick)
+    const rows = await this.db.$queryRaw<{ id: string }[]>`
+      WITH input AS (
+        SELECT * FROM unnest(
+          ${column((s) => s.attempt.id)}::uuid[], ${column((s) => s.attempt.campaignId)}::uuid[],
+          ${column((s) => s.attempt.deliveryId)}::uuid[], ${column((s) => s.attempt.attemptedAt.toISOString())}::timestamptz[],
+          ${column((s) => s.attempt.statusCode)}::integer[], ${column((s) => s.attempt.latencyMs)}::integer[],
+          ${column((s) => s.attempt.responseExcerpt)}::text[], ${column((s) => s.leaseId)}::uuid[],
+          ${column((s) => s.endpointId)}::uuid[]
+        ) AS i("attempt_id", "campaign_id", "delivery_id", "attempted_at", "status_code", "latency_ms",
+               "response_excerpt", "lease_id", "endpoint_id")
+      ), attempt AS (
+        INSERT INTO "webhook_attempts"
+          ("id", "campaign_id", "delivery_id", "attempted_at", "status_code", "latency_ms", "error", "response_excerpt")
+        SELECT i."attempt_id", i."campaign_id", i."delivery_id", i."attempted_at", i."status_code", i."latency_ms",
+          NULL, i."response_excerpt"
+        FROM input i
+        WHERE EXISTS (SELECT 1 FROM "webhook_deliveries" d WHERE d."id" = i."delivery_id")
+      ), settled AS (
+        UPDATE "webhook_deliveries" d
+        SET "status" = 'delivered', "attempt_count" = d."attempt_count" + 1, "delivered_at" = now(),
+            "next_attempt_at" = now(), "locked_until" = NULL, "lease_id" = NULL
+        FROM input i
+        WHERE d."id" = i."delivery_id" AND d."lease_id" = i."lease_id"
+        RETURNING d."id"
+      ), recovered AS (
+        UPDATE "webhook_endpoints" e SET "failing_since" = NULL, "consecutive_failures" = 0, "paused_until" = NULL
+        FROM (SELECT DISTINCT "endpoint_id" FROM input) i
+        WHERE e."id" = i."endpoint_id" AND (e."failing_since" IS NOT NULL OR e."paused_until" IS NOT NULL)
+      )
+      SELECT "id" FROM settled`
+    return new Set(rows.map((row) => row.id))
   }
 
   /** Only where no other process can hold a lease (embedded PGlite): a previous run's leases are void. */
@@ -230,14 +347,6 @@ export class WebhookRepository {
     return this.db.$executeRaw`
       UPDATE "webhook_deliveries" SET "status" = 'pending', "locked_until" = NULL, "lease_id" = NULL
       WHERE "status" = 'delivering'`
-  }
-
-  endpointsByIds(ids: string[]) {
-    return this.db.webhookEndpoint.findMany({ where: { id: { in: ids } } })
-  }
-
-  eventsByIds(ids: string[]) {
-    return this.db.rollEvent.findMany({ where: { id: { in: ids } } })
   }
 
   /** Hands a claimed delivery back untried (its endpoint was disabled meanwhile, or the dispatcher is stopping). */
@@ -277,12 +386,6 @@ export class WebhookRepository {
           "lease_id" = NULL
       WHERE "id" = ${id}::uuid AND "lease_id" = ${leaseId}::uuid`
     return changed === 1
-  }
-
-  async endpointSucceeded(id: string) {
-    await this.db.$executeRaw`
-      UPDATE "webhook_endpoints" SET "failing_since" = NULL, "consecutive_failures" = 0, "paused_until" = NULL
-      WHERE "id" = ${id}::uuid AND ("failing_since" IS NOT NULL OR "paused_until" IS NOT NULL)`
   }
 
   /**

@@ -1,5 +1,7 @@
 import type { Static, TSchema } from 'typebox'
+import { Compile, type Validator } from 'typebox/compile'
 import { Value } from 'typebox/value'
+import { cloneJson, compileDefaults, type FillDefaults } from './defaults.js'
 import { RuleError } from './errors.js'
 
 interface SchemaError {
@@ -8,6 +10,21 @@ interface SchemaError {
   keyword: string
   message: string
   params: { requiredProperties?: string[]; allowedValue?: unknown }
+}
+
+interface Parser {
+  fillDefaults: FillDefaults
+  validator: Validator
+}
+
+// Each schema is compiled once: its defaults and its check are what a valid input costs; the
+// slower, interpreted error report is only built for an input that fails the check.
+const parsers = new WeakMap<TSchema, Parser>()
+
+function parserOf(schema: TSchema): Parser {
+  let parser = parsers.get(schema)
+  if (!parser) parsers.set(schema, (parser = { fillDefaults: compileDefaults(schema), validator: Compile(schema) }))
+  return parser
 }
 
 /**
@@ -21,7 +38,9 @@ export function parseWith<T extends TSchema>(
   root: '/request' | '/sheet' | '/settings',
   code: string,
 ): Static<T> {
-  const value = Value.Default(schema, structuredClone(input ?? {}))
+  const { fillDefaults, validator } = parserOf(schema)
+  const value = fillDefaults(cloneJson(input ?? {}))
+  if (validator.Check(value)) return value as Static<T>
   const errors = [...Value.Errors(schema, value)] as SchemaError[]
   const first = deepest(errors)
   if (first === undefined) return value as Static<T>

@@ -46,18 +46,14 @@ function actionOfCampaign(principal: Principal, name: string) {
  * open and has not been settled yet.
  */
 async function pendingEventFor(tx: Repositories, principal: Principal, characterId: string, actionName: string) {
-  const events = await tx.events.allForCharacter(principal.campaign.id, characterId)
-  for (const event of events.reverse()) {
-    const payload = event.payload as unknown as EventPayload
-    if (payload.pending?.action !== actionName) continue
-    return (await tx.events.settlementOf(principal.campaign.id, event.id, actionName)) ? null : event.id
-  }
-  return null
+  const pending = await tx.events.latestPendingFor(principal.campaign.id, characterId, actionName)
+  if (!pending) return null
+  return (await tx.events.settlementOf(principal.campaign.id, pending, actionName)) ? null : pending
 }
 
 /** The event an amending action changes: the character's latest standing event of the types it amends. */
 async function amendedEventFor(tx: Repositories, principal: Principal, characterId: string, types: readonly string[]) {
-  const events = await tx.events.allForCharacter(principal.campaign.id, characterId)
+  const events = await tx.events.lineageForCharacter(principal.campaign.id, characterId)
   const standing: typeof events = []
   const undone = new Map<string, (typeof events)[number]>()
   for (const event of events) {

@@ -20,29 +20,25 @@ export interface Change {
 /**
  * The second half of every command, inside its transaction: save the character with
  * version + 1, take the campaign's next sequence number, append the event (and its webhook
- * deliveries). The caller has locked the character row.
+ * deliveries) — one statement. The caller has locked the character row.
  */
 export async function recordChange(tx: Repositories, change: Change) {
-  const saved = await tx.characters.save(change.character.id, {
-    sheet: change.payload.sheetAfter,
-    ...(change.name === undefined ? {} : { name: change.name }),
-    ...(change.archivedAt === undefined ? {} : { archivedAt: change.archivedAt }),
-  })
-  const seq = await tx.campaigns.nextSeq(change.campaign.id)
-  const event = await tx.events.append({
-    id: newId(),
-    campaignId: change.campaign.id,
-    seq,
-    characterId: change.character.id,
-    type: change.type,
-    ruleset: change.campaign.ruleset,
-    visibility: change.visibility,
-    actor: change.actor,
-    payload: change.payload as unknown as Record<string, unknown>,
-    causationId: change.causationId,
-    idempotencyKey: change.idempotencyKey,
-  })
-  return { event: eventView(event), character: characterView(saved, change.campaign.ruleset) }
+  const { event, character } = await tx.events.record(
+    {
+      id: newId(),
+      campaignId: change.campaign.id,
+      characterId: change.character.id,
+      type: change.type,
+      ruleset: change.campaign.ruleset,
+      visibility: change.visibility,
+      actor: change.actor,
+      payload: change.payload as unknown as Record<string, unknown>,
+      causationId: change.causationId,
+      idempotencyKey: change.idempotencyKey,
+    },
+    { sheet: change.payload.sheetAfter, name: change.name, archivedAt: change.archivedAt },
+  )
+  return { event: eventView(event), character: characterView(character, change.campaign.ruleset) }
 }
 
 export type Recorded = Awaited<ReturnType<typeof recordChange>>

@@ -1,9 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../config.js'
-import type { RollEvent, WebhookEndpoint } from '../generated/prisma/client.js'
+import type { RollEvent } from '../generated/prisma/client.js'
 import { newId } from '../lib/ids.js'
 import type { Store } from '../repositories/index.js'
-import { PING_EVENT_TYPE, type ClaimedDelivery } from '../repositories/webhooks.js'
+import {
+  PING_EVENT_TYPE,
+  type ClaimedDelivery,
+  type DeliveryToSend,
+  type SendingEndpoint,
+} from '../repositories/webhooks.js'
 import { eventView } from '../services/views.js'
 import packageJson from '../../package.json' with { type: 'json' }
 import { parseRetrySchedule, retryDelay } from './backoff.js'
@@ -38,10 +43,12 @@ export function dispatcherOptions(config: Config): Omit<DispatcherOptions, 'rele
   }
 }
 
+type SettledSuccess = Parameters<Store['webhooks']['settleDelivered']>[0][number]
+
 const USER_AGENT = `Nerve-Webhooks/${packageJson.version}`
 
 /** The JSON body: `{ type, timestamp, data }`, the same bytes on every attempt of a delivery. */
-export function webhookBody(delivery: ClaimedDelivery, event: RollEvent | undefined): string {
+export function webhookBody(delivery: ClaimedDelivery, event: RollEvent | null | undefined): string {
   if (!event) {
     return JSON.stringify({
       type: PING_EVENT_TYPE,
@@ -57,7 +64,7 @@ export function webhookBody(delivery: ClaimedDelivery, event: RollEvent | undefi
 }
 
 /** The secrets to sign with: the current one, and the previous one while its grace period lasts. */
-function liveSecrets(endpoint: WebhookEndpoint, now: Date): string[] {
+function liveSecrets(endpoint: SendingEndpoint, now: Date): string[] {
   const previous =
     endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now
       ? [endpoint.previousSecret]
@@ -86,6 +93,10 @@ export class WebhookDispatcher {
   #wakeSleep: (() => void) | undefined
   #retryTimer: NodeJS.Timeout | undefined
   #retryAt = Infinity
+  /** The last claim found work: more is likely due, so the next one skips the `anyDue` probe. */
+  #busy = false
+  /** Successes waiting to be settled together, at the end of this turn of the event loop. */
+  #successes: { success: SettledSuccess; settled: (settled: boolean) => void; failed: (err: unknown) => void }[] = []
 
   constructor(store: Store, log: FastifyBaseLogger, options: DispatcherOptions) {
     this.#store = store
@@ -169,14 +180,11 @@ export class WebhookDispatcher {
   async #claimAndSend(): Promise<void> {
     const free = this.#options.concurrency - this.#inFlight.size
     if (free <= 0) return
-    if (!(await this.#store.webhooks.anyDue())) return
+    if (!this.#busy && !(await this.#store.webhooks.anyDue())) return
     const leaseId = newId()
-    const busy = [...this.#inFlight.keys()]
-    // Short on purpose: on PGlite every other query waits while a transaction is open.
-    const claimed = await this.#store.transaction(async (tx) => {
-      const endpointIds = await tx.webhooks.lockReadyEndpoints(free, busy)
-      return endpointIds.length === 0 ? [] : tx.webhooks.claimNext(endpointIds, leaseId, this.#leaseMs)
-    })
+    // One statement: on PGlite every other query waits while a transaction is open.
+    const claimed = await this.#store.webhooks.claimDue(free, [...this.#inFlight.keys()], leaseId, this.#leaseMs)
+    this.#busy = claimed.length > 0
     if (claimed.length === 0) return
     if (this.#stopping) {
       // Stopping began during the claim: hand the deliveries back untried rather than start them.
@@ -184,14 +192,8 @@ export class WebhookDispatcher {
       return
     }
 
-    const [endpoints, events] = await Promise.all([
-      this.#store.webhooks.endpointsByIds(claimed.map((delivery) => delivery.endpointId)),
-      this.#store.webhooks.eventsByIds(claimed.flatMap((delivery) => (delivery.eventId ? [delivery.eventId] : []))),
-    ])
     for (const delivery of claimed) {
-      const endpoint = endpoints.find((candidate) => candidate.id === delivery.endpointId)
-      const event = events.find((candidate) => candidate.id === delivery.eventId)
-      const attempt = this.#deliver(delivery, endpoint, event)
+      const attempt = this.#deliver(delivery)
         .catch((err: unknown) => {
           // The lease runs out and another attempt follows: at least once, never lost.
           this.#log.error({ err, deliveryId: delivery.id }, 'recording a webhook attempt failed')
@@ -204,24 +206,16 @@ export class WebhookDispatcher {
     }
   }
 
-  async #deliver(
-    delivery: ClaimedDelivery,
-    endpoint: WebhookEndpoint | undefined,
-    event: RollEvent | undefined,
-  ): Promise<void> {
-    if (!endpoint?.enabled) {
-      if (endpoint) await this.#store.webhooks.release(delivery.id, delivery.leaseId)
-      return
-    }
+  async #deliver(delivery: DeliveryToSend): Promise<void> {
     const attemptedAt = new Date()
     const outcome: AttemptOutcome =
-      delivery.eventId && !event
+      delivery.eventId && !delivery.event
         ? { statusCode: null, latencyMs: 0, error: 'the event is missing', responseExcerpt: null, retryAfterMs: null }
-        : await this.#post(delivery, endpoint, event, attemptedAt)
+        : await this.#post(delivery, delivery.endpoint, delivery.event, attemptedAt)
     await this.#settle(delivery, outcome, attemptedAt)
   }
 
-  #post(delivery: ClaimedDelivery, endpoint: WebhookEndpoint, event: RollEvent | undefined, attemptedAt: Date) {
+  #post(delivery: ClaimedDelivery, endpoint: SendingEndpoint, event: RollEvent | null, attemptedAt: Date) {
     const body = webhookBody(delivery, event)
     const timestamp = Math.floor(attemptedAt.getTime() / 1000)
     return postWebhook(
@@ -257,29 +251,33 @@ export class WebhookDispatcher {
       statusCode: outcome.statusCode,
       latencyMs: outcome.latencyMs,
     }
-    const { settled, pauseMs, disabledReason } = await this.#store.transaction(async (tx) => {
-      await tx.webhooks.recordAttempt({
-        id: newId(),
-        campaignId: delivery.campaignId,
-        deliveryId: delivery.id,
-        attemptedAt,
-        statusCode: outcome.statusCode,
-        latencyMs: outcome.latencyMs,
-        error: outcome.error ?? (delivered ? null : `the endpoint answered ${outcome.statusCode}`),
-        responseExcerpt: outcome.responseExcerpt,
-      })
-      const settled = await tx.webhooks.settle(delivery.id, delivery.leaseId, { delivered, retryInMs })
-      if (delivered) {
-        await tx.webhooks.endpointSucceeded(delivery.endpointId)
-        return { settled, pauseMs: 0, disabledReason: null }
-      }
-      const failed = await tx.webhooks.endpointFailed(delivery.endpointId, {
-        gone: outcome.statusCode === 410,
-        disableAfterMs: this.#options.disableAfterMs,
-        pauseMs: (failures) => this.#endpointPause(failures, outcome.retryAfterMs),
-      })
-      return { settled, ...failed }
-    })
+    const attempt = {
+      id: newId(),
+      campaignId: delivery.campaignId,
+      deliveryId: delivery.id,
+      attemptedAt,
+      statusCode: outcome.statusCode,
+      latencyMs: outcome.latencyMs,
+      error: outcome.error ?? (delivered ? null : `the endpoint answered ${outcome.statusCode}`),
+      responseExcerpt: outcome.responseExcerpt,
+    }
+    // Successes, by far the common case, are settled together; a failure also decides the endpoint's backoff.
+    const { settled, pauseMs, disabledReason } = delivered
+      ? {
+          settled: await this.#settleDelivered({ attempt, leaseId: delivery.leaseId, endpointId: delivery.endpointId }),
+          pauseMs: 0,
+          disabledReason: null,
+        }
+      : await this.#store.transaction(async (tx) => {
+          await tx.webhooks.recordAttempt(attempt)
+          const settled = await tx.webhooks.settle(delivery.id, delivery.leaseId, { delivered, retryInMs })
+          const failed = await tx.webhooks.endpointFailed(delivery.endpointId, {
+            gone: outcome.statusCode === 410,
+            disableAfterMs: this.#options.disableAfterMs,
+            pauseMs: (failures) => this.#endpointPause(failures, outcome.retryAfterMs),
+          })
+          return { settled, ...failed }
+        })
 
     if (!settled) this.#log.warn(context, 'webhook delivery lease ran out before its attempt was recorded')
     if (delivered) {
@@ -289,6 +287,28 @@ export class WebhookDispatcher {
     this.#log.warn({ ...context, error: outcome.error, retryInMs, pauseMs }, 'webhook delivery failed')
     if (disabledReason) this.#log.warn({ endpointId: delivery.endpointId, disabledReason }, 'webhook endpoint disabled')
     else this.#wakeAt(Date.now() + pauseMs)
+  }
+
+  /**
+   * Queues a success; every success of this turn of the event loop is settled by one statement,
+   * so a busy dispatcher spends one round trip on many deliveries.
+   */
+  #settleDelivered(success: SettledSuccess): Promise<boolean> {
+    return new Promise((settled, failed) => {
+      if (this.#successes.length === 0) setImmediate(() => void this.#flushSuccesses())
+      this.#successes.push({ success, settled, failed })
+    })
+  }
+
+  async #flushSuccesses(): Promise<void> {
+    const batch = this.#successes
+    this.#successes = []
+    try {
+      const settled = await this.#store.webhooks.settleDelivered(batch.map((entry) => entry.success))
+      for (const entry of batch) entry.settled(settled.has(entry.success.attempt.deliveryId))
+    } catch (err) {
+      for (const entry of batch) entry.failed(err)
+    }
   }
 
   /**
