@@ -1,0 +1,146 @@
+import { createParties, rollBody, rollPath, type Party } from './lib/fixtures.js'
+import { load } from './lib/load.js'
+import { withClient } from './lib/postgres.js'
+import type { BenchServer } from './lib/server.js'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { runPgbench } from './stateful.js'
+import { percentile, round } from './lib/stats.js'
+
+export interface PageTiming {
+  campaign: string
+  page: string
+  requests: number
+  /** Server-side (Fastify's elapsed time), ms. */
+  serverP50: number
+  serverP99: number
+  /** Client-side (autocannon), ms. */
+  clientP99: number
+}
+
+export interface HistoryResult {
+  depths: Record<string, number>
+  seedSeconds: number
+  pages: PageTiming[]
+  /** pgbench running the page's SELECT alone (the database's share of a page), mean ms. */
+  databaseFloor: Record<string, number>
+}
+
+/**
+ * The statement behind a page of 100 (src/repositories/events.ts listAsJson), for pgbench
+ * (whose `:name` variables the time format's colons must not look like).
+ */
+const PAGE_SQL = (where: string) => `SELECT "seq"::integer AS "seq", json_build_object(
+  'id', "id", 'seq', "seq", 'campaignId', "campaign_id", 'characterId', "character_id", 'type', "type",
+  'ruleset', "ruleset", 'visibility', "visibility", 'actor', "actor",
+  'occurredAt', to_char("occurred_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24' || chr(58) || 'MI' || chr(58) || 'SS.MS"Z"'),
+  'causationId', "causation_id", 'request', "payload" -> 'request', 'dice', "payload" -> 'dice',
+  'outcome', "payload" -> 'outcome', 'summary', "payload" ->> 'summary', 'pending', "payload" -> 'pending',
+  'sheetBefore', "payload" -> 'sheetBefore', 'sheetAfter', "payload" -> 'sheetAfter')::text AS "json"
+FROM "roll_events" WHERE ${where} ORDER BY "roll_events"."seq" LIMIT 101;
+`
+
+/**
+ * Appends `count` events to a campaign in one statement: copies of a real roll's event,
+ * spread over its characters in turn, with the campaign's sequence moved on to match.
+ */
+async function seed(databaseUrl: string, party: Party, count: number) {
+  await withClient(databaseUrl, async (client) => {
+    await client.query('BEGIN')
+    const {
+      rows: [{ last_seq: base }],
+    } = await client.query('SELECT last_seq FROM campaigns WHERE id = $1 FOR UPDATE', [party.campaignId])
+    await client.query(
+      `INSERT INTO roll_events (id, campaign_id, seq, character_id, type, ruleset, visibility, actor, payload, occurred_at)
+       SELECT gen_random_uuid(), t.campaign_id, $2::bigint + g, ($3::uuid[])[1 + g % cardinality($3::uuid[])],
+         t.type, t.ruleset, t.visibility, t.actor, t.payload, now() - make_interval(secs => ($4 - g) / 1000.0)
+       FROM generate_series(1, $4::integer) g,
+         (SELECT * FROM roll_events WHERE campaign_id = $1 AND type = 'stress-check' ORDER BY seq DESC LIMIT 1) t`,
+      [party.campaignId, base, party.characterIds, count],
+    )
+    await client.query('UPDATE campaigns SET last_seq = last_seq + $2 WHERE id = $1', [party.campaignId, count])
+    await client.query('COMMIT')
+  })
+}
+
+/**
+ * Target 3: pages of 100 events from the start, the middle and the end of a campaign's history,
+ * and filtered by character, in a shallow and a deep campaign of the same database: the time
+ * the server spends on each must not grow with depth.
+ */
+export async function benchHistory(
+  server: BenchServer,
+  databaseUrl: string,
+  workDir: string,
+  options: { deep: number; shallow: number; seconds: number },
+): Promise<HistoryResult> {
+  const parties = await createParties(server.url, { campaigns: 2, characters: 10 })
+  const campaigns = { shallow: parties[0]!, deep: parties[1]! }
+  for (const party of parties) {
+    const res = await fetch(`${server.url}${rollPath({ ...party, characterId: party.characterIds[0]! })}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${party.key}` },
+      body: rollBody(),
+    })
+    if (res.status !== 201) throw new Error(`seed roll: ${res.status} ${await res.text()}`)
+  }
+  const started = Date.now()
+  await seed(databaseUrl, campaigns.shallow, options.shallow)
+  await seed(databaseUrl, campaigns.deep, options.deep)
+  await withClient(databaseUrl, (client) => client.query('VACUUM ANALYZE roll_events'))
+  const seedSeconds = round((Date.now() - started) / 1000, 0)
+  console.log(`  seeded ${options.shallow} + ${options.deep} events in ${seedSeconds} s`)
+
+  const depths: Record<string, number> = {}
+  const pages: PageTiming[] = []
+  for (const [name, party] of Object.entries(campaigns)) {
+    const total = (options[name as 'deep' | 'shallow'] as number) + party.characterIds.length + 1
+    depths[name] = total
+    const base = `/v1/campaigns/${party.campaignId}/events`
+    const queries: Record<string, string> = {
+      first: `${base}?limit=100`,
+      middle: `${base}?after=${Math.floor(total / 2)}&limit=100`,
+      last: `${base}?after=${total - 100}&limit=100`,
+      'character, middle': `${base}?characterId=${party.characterIds[3]}&after=${Math.floor(total / 2)}&limit=100`,
+      'character, last': `${base}?characterId=${party.characterIds[3]}&after=${total - 1000}&limit=100`,
+    }
+    for (const [page, path] of Object.entries(queries)) {
+      const label = `${name} ${page}`
+      const headers = { authorization: `Bearer ${party.key}`, 'x-bench-label': label }
+      await load({
+        url: `${server.url}${path}`,
+        headers: { authorization: headers.authorization },
+        connections: 1,
+        amount: 100,
+      })
+      const result = await load({ url: `${server.url}${path}`, headers, connections: 1, duration: options.seconds })
+      if (result.non2xx || result.errors) throw new Error(`history ${label} failed`)
+      const times = (await server.timings(true))[label] ?? []
+      pages.push({
+        campaign: `${name} (${total} events)`,
+        page,
+        requests: times.length,
+        serverP50: round(percentile(times, 50), 2),
+        serverP99: round(percentile(times, 99), 2),
+        clientP99: result.p99,
+      })
+      console.log(
+        `  ${label.padEnd(24)} server p50 ${round(percentile(times, 50), 2)} ms, p99 ${round(percentile(times, 99), 2)} ms (client p99 ${result.p99} ms, ${times.length} requests)`,
+      )
+    }
+  }
+  const databaseFloor: Record<string, number> = {}
+  const deep = campaigns.deep
+  const middle = Math.floor((depths.deep ?? 0) / 2)
+  for (const [page, where] of Object.entries({
+    'deep first': `"campaign_id" = '${deep.campaignId}'`,
+    'deep middle': `"campaign_id" = '${deep.campaignId}' AND "seq" > ${middle}`,
+    'deep character, middle': `"campaign_id" = '${deep.campaignId}' AND "character_id" = '${deep.characterIds[3]}' AND "seq" > ${middle}`,
+  })) {
+    const script = join(workDir, 'history-page.sql')
+    writeFileSync(script, PAGE_SQL(where))
+    databaseFloor[page] = runPgbench(databaseUrl, script, { seconds: 3, connections: 1, variables: {} }).latency
+    console.log(`  pgbench, the same SELECT alone: ${page} ${databaseFloor[page]} ms`)
+  }
+  return { depths, seedSeconds, pages, databaseFloor }
+}

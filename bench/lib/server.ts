@@ -1,0 +1,147 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { openSync, closeSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+/** Messages bench/server.mjs understands. */
+export type ToServer =
+  | { type: 'memory' }
+  | { type: 'timings'; reset: boolean }
+  | { type: 'profile-start' }
+  | { type: 'profile-stop'; file: string }
+  | { type: 'stop' }
+
+export interface MemorySample {
+  rss: number
+  heapTotal: number
+  heapUsed: number
+  external: number
+  arrayBuffers: number
+  /** V8 heap spaces at the sample, used bytes. */
+  spaces: Record<string, number>
+}
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+/** The two cores of the benchmark machine: the server gets one, the load generator the other. */
+export const SERVER_CORE = '0'
+export const LOAD_CORE = '1'
+
+export const hasTaskset = spawnSync('taskset', ['--version']).status === 0
+
+/** Pins this process (every thread of it) to the load generator's core. */
+export function pinSelf(): boolean {
+  if (!hasTaskset) return false
+  return spawnSync('taskset', ['-a', '-cp', LOAD_CORE, String(process.pid)]).status === 0
+}
+
+/** Runs a command pinned to a core where taskset exists. */
+export function pinned(core: string, command: string, args: string[]): [string, string[]] {
+  return hasTaskset ? ['taskset', ['-c', core, command, ...args]] : [command, args]
+}
+
+export interface Timings {
+  [label: string]: number[]
+}
+
+export interface BenchServer {
+  pid: number
+  port: number
+  url: string
+  idle: MemorySample
+  memory(): Promise<{ current: MemorySample; peak: MemorySample }>
+  timings(reset?: boolean): Promise<Timings>
+  startProfile(): Promise<void>
+  /** Writes the CPU profile taken since startProfile to `file`. */
+  stopProfile(file: string): Promise<void>
+  stop(): Promise<void>
+}
+
+export interface ServerOptions {
+  env: Record<string, string>
+  port: number
+  logFile: string
+  /** Extra node flags, e.g. `--cpu-prof`. */
+  nodeArgs?: string[]
+}
+
+function request<T>(child: ChildProcess, message: ToServer, reply: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (received: { type: string }) => {
+      if (received.type !== reply) return
+      child.off('message', onMessage)
+      resolve(received as T)
+    }
+    child.on('message', onMessage)
+    child.send(message, (err) => err && reject(err))
+  })
+}
+
+/** Starts bench/server.mjs (the compiled server: run `npm run build` first) on the server core; resolves when it listens. */
+export async function startServer(options: ServerOptions): Promise<BenchServer> {
+  const log = openSync(options.logFile, 'a')
+  const [command, args] = pinned(SERVER_CORE, process.execPath, [...(options.nodeArgs ?? []), 'bench/server.mjs'])
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      HOST: '127.0.0.1',
+      PORT: String(options.port),
+      LOG_LEVEL: 'info',
+      // Rate limiting stays on, so its cost is measured, but no benchmark client may reach it.
+      RATE_LIMIT_MAX: '1000000000',
+      ...options.env,
+    },
+    stdio: ['ignore', log, log, 'ipc'],
+  })
+  closeSync(log)
+  const ready = await new Promise<{ idle: MemorySample }>((resolve, reject) => {
+    const onExit = (code: number | null) =>
+      reject(new Error(`bench server exited with ${code}; see ${options.logFile}`))
+    child.once('exit', onExit)
+    child.on('message', (message: { type: string; idle: MemorySample }) => {
+      if (message.type !== 'ready') return
+      child.off('exit', onExit)
+      resolve(message)
+    })
+  })
+  return {
+    pid: child.pid!,
+    port: options.port,
+    url: `http://127.0.0.1:${options.port}`,
+    idle: ready.idle,
+    memory: () => request(child, { type: 'memory' }, 'memory'),
+    timings: async (reset = true) =>
+      (await request<{ timings: Timings }>(child, { type: 'timings', reset }, 'timings')).timings,
+    startProfile: async () => void (await request(child, { type: 'profile-start' }, 'profile-started')),
+    stopProfile: async (file) => void (await request(child, { type: 'profile-stop', file }, 'profile-stopped')),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve())
+        child.send({ type: 'stop' } satisfies ToServer)
+        setTimeout(() => child.kill('SIGKILL'), 20_000).unref()
+      }),
+  }
+}
+
+/** `node dist/worker.js` (the webhook dispatcher alone) on the given core; stopped with SIGTERM. */
+export async function startWorker(options: { env: Record<string, string>; core: string; logFile: string }) {
+  const log = openSync(options.logFile, 'a')
+  const [command, args] = pinned(options.core, process.execPath, ['dist/worker.js'])
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...options.env },
+    stdio: ['ignore', log, log],
+  })
+  closeSync(log)
+  // The worker logs once it has started its dispatcher; a short wait covers its start.
+  await new Promise((resolve) => setTimeout(resolve, 3000))
+  if (child.exitCode !== null) throw new Error(`the worker exited with ${child.exitCode}; see ${options.logFile}`)
+  return {
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+      }),
+  }
+}

@@ -1,0 +1,206 @@
+// `npm run bench`: every benchmark of issue 7 in one run, each against its own baseline.
+// Not part of `npm test` or CI. Options: --only=stateless,stateful,history,webhooks
+// --runs=N (default 5) --seconds=N (default 10) --events=N (history depth, default 1000000)
+// --node-options='--max-old-space-size=128' (flags for the server's node).
+// Also: --only=memory,profile (start-up memory breakdown; CPU profile of the stateful path).
+// The server runs compiled (`npm run build`, done here first), as the Docker image runs it.
+// Results: bench/results/latest.json.
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { cpus, freemem, loadavg, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { benchStateless } from './stateless.js'
+import { benchStateful } from './stateful.js'
+import { benchHistory } from './history.js'
+import { drain, lagUnderLoad, seedBacklog, setUpEndpoints } from './webhooks.js'
+import { startReceiver } from './lib/receiver.js'
+import { SETTINGS, startPostgres } from './lib/postgres.js'
+import { hasTaskset, LOAD_CORE, pinSelf, startServer, startWorker, type BenchServer } from './lib/server.js'
+import { profile } from './profile.js'
+import { mb, pct, round } from './lib/stats.js'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const args = new Map(
+  process.argv.slice(2).map((arg) => {
+    const [name = '', ...value] = arg.replace(/^--/, '').split('=')
+    return [name, value.length ? value.join('=') : 'true'] as const
+  }),
+)
+const only = new Set((args.get('only') ?? 'stateless,stateful,history,webhooks,memory,profile').split(','))
+const runs = Number(args.get('runs') ?? 5)
+const seconds = Number(args.get('seconds') ?? 10)
+const workDir = args.get('dir') ?? '/tmp/nerve-bench'
+const pgPort = Number(args.get('pg-port') ?? 56543)
+const started = Date.now()
+
+mkdirSync(workDir, { recursive: true })
+const pinnedSelf = pinSelf()
+console.log('building the server (npm run build)')
+execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' })
+
+const machine = {
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+  memoryGiB: round(totalmem() / 2 ** 30, 0),
+  freeGiB: round(freemem() / 2 ** 30, 0),
+  node: process.version,
+  loadAverageAtStart: loadavg().map((value) => round(value, 2)),
+  pinning: hasTaskset && pinnedSelf ? 'server on core 0, load generators on core 1, PostgreSQL unpinned' : 'none',
+  postgres: '',
+  postgresSettings: SETTINGS,
+  git: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim(),
+}
+console.log(`machine: ${JSON.stringify(machine)}`)
+
+const postgres = await startPostgres(join(workDir, 'pg'), pgPort)
+machine.postgres = postgres.version
+const results: Record<string, unknown> = { machine, runs, seconds }
+const memory: Record<string, { idle: number; peak: number; peakHeapUsed: number; peakExternal: number }> = {}
+
+async function withServer<T>(
+  name: string,
+  env: Record<string, string>,
+  work: (server: BenchServer) => Promise<T>,
+  nodeArgs: string[] = [],
+): Promise<T> {
+  const server = await startServer({
+    env,
+    port: Number(args.get('port') ?? 39017),
+    logFile: join(workDir, `${name}.log`),
+    nodeArgs: [...nodeArgs, ...(args.get('node-options')?.split(' ') ?? [])],
+  })
+  try {
+    const result = await work(server)
+    const { peak } = await server.memory()
+    memory[name] = {
+      idle: mb(server.idle.rss),
+      peak: mb(peak.rss),
+      peakHeapUsed: mb(peak.heapUsed),
+      peakExternal: mb(peak.external),
+    }
+    console.log(`  server RSS: idle ${memory[name].idle} MB, peak ${memory[name].peak} MB`)
+    return result
+  } finally {
+    await server.stop()
+  }
+}
+
+try {
+  if (only.has('stateless') || only.has('stateful')) {
+    const databaseUrl = await postgres.createDatabase('nerve_api')
+    const env = { DATABASE_URL: databaseUrl, WEBHOOK_DISPATCHER: 'off', WEBHOOK_ALLOW_PRIVATE: 'true' }
+    await withServer('api', env, async (server) => {
+      if (only.has('stateless')) {
+        console.log('1. stateless resolve vs echo')
+        const stateless = await benchStateless(server, { runs, seconds, connections: 10 })
+        results.stateless = stateless
+        console.log(
+          `=> stateless: ${round(stateless.resolveRps, 0)} vs ${round(stateless.echoRps, 0)} req/s = ${pct(stateless.ratio)} (target ≥ 75%)`,
+        )
+      }
+      if (only.has('stateful')) {
+        console.log('2. stateful roll vs pgbench')
+        const stateful = await benchStateful(server, databaseUrl, workDir, {
+          runs,
+          seconds,
+          connections: 10,
+          campaigns: 20,
+          characters: 5,
+        })
+        results.stateful = { ...stateful, targets: stateful.targets.length }
+        console.log(
+          `=> stateful: ${round(stateful.nerveRps, 0)} req/s vs pgbench ${round(stateful.pgbenchTps, 0)} tps = ${pct(stateful.ratio)} (target ≥ 60%), p99 ${stateful.nerveP99} ms (target < 15 ms)`,
+        )
+      }
+    })
+  }
+  if (only.has('history')) {
+    const databaseUrl = await postgres.createDatabase('nerve_history')
+    const env = { DATABASE_URL: databaseUrl, WEBHOOK_DISPATCHER: 'off' }
+    await withServer('history', env, async (server) => {
+      console.log('3. history at depth')
+      const history = await benchHistory(server, databaseUrl, workDir, {
+        deep: Number(args.get('events') ?? 1_000_000),
+        shallow: 10_000,
+        seconds: Math.min(seconds, 5),
+      })
+      results.history = history
+      const worst = Math.max(...history.pages.map((page) => page.serverP99))
+      console.log(`=> history: worst server p99 ${worst} ms over every page (target < 5 ms)`)
+    })
+  }
+  if (only.has('webhooks')) {
+    console.log('4. webhook fan-out')
+    const databaseUrl = await postgres.createDatabase('nerve_webhooks')
+    const receiver = await startReceiver(Number(args.get('receiver-port') ?? 39100))
+    const endpoints = Number(args.get('endpoints') ?? 50)
+    const perEndpoint = Number(args.get('backlog') ?? 400)
+    // One delivery in flight per endpoint: as many slots as endpoints (the default is 10).
+    const concurrency = args.get('webhook-concurrency') ?? String(endpoints)
+    const env = { DATABASE_URL: databaseUrl, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_CONCURRENCY: concurrency }
+    try {
+      const parties = await withServer('webhooks-setup', { ...env, WEBHOOK_DISPATCHER: 'off' }, async (server) => {
+        const parties = await setUpEndpoints(server, receiver, endpoints)
+        await seedBacklog(server, databaseUrl, parties, perEndpoint)
+        return parties
+      })
+      await withServer('webhooks', env, async (server) => {
+        const fanOut = await drain(receiver, endpoints * perEndpoint, endpoints)
+        console.log(
+          `=> fan-out: ${fanOut.deliveries} deliveries to ${endpoints} endpoints in ${fanOut.seconds} s = ${fanOut.perSecond}/s (target ≥ 1000/s), ${fanOut.duplicates} duplicates`,
+        )
+        results.webhooks = { concurrency: Number(concurrency), fanOut }
+      })
+      // At 500 rolls/s the API alone fills its core, so deliveries go out from `npm run worker`
+      // (the documented way to scale them apart), on the load generator's core.
+      const workerEnv = { ...env, WEBHOOK_POLL_INTERVAL_MS: '100' }
+      const worker = await startWorker({ env: workerEnv, core: LOAD_CORE, logFile: join(workDir, 'worker.log') })
+      try {
+        await withServer('webhooks-api', { ...env, WEBHOOK_DISPATCHER: 'off' }, async (server) => {
+          const lag = await lagUnderLoad(server, receiver, parties, { rate: 500, seconds: Math.max(seconds, 10) })
+          console.log(
+            `=> lag at ${round(lag.rolls.requestsPerSecond, 0)} events/s: p50 ${lag.lagP50} ms, p99 ${lag.lagP99} ms, max ${lag.lagMax} ms (target p99 < 1000 ms); rolls p99 ${lag.rolls.p99} ms`,
+          )
+          results.webhooks = { ...(results.webhooks as object), lag }
+        })
+      } finally {
+        await worker.stop()
+      }
+    } finally {
+      await receiver.close()
+    }
+  }
+  if (only.has('memory')) {
+    console.log('5. memory: where a started server’s memory goes')
+    const databaseUrl = await postgres.createDatabase('nerve_memory')
+    const output = execFileSync(process.execPath, ['--expose-gc', 'bench/memory.mjs', databaseUrl], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    })
+    const stages = JSON.parse(output.trim().split('\n').at(-1)!) as { stage: string; rss: number; heapUsed: number }[]
+    for (const stage of stages)
+      console.log(
+        `  ${String(stage.rss).padStart(4)} MB RSS, ${String(stage.heapUsed).padStart(3)} MB heap  ${stage.stage}`,
+      )
+    results.startupMemory = stages
+  }
+  if (only.has('profile')) {
+    console.log('6. CPU profile of the stateful path')
+    const summary = await profile('stateful', Math.max(seconds, 15), workDir, pgPort + 1)
+    results.profile = summary
+    console.log(`  ${summary.file}`)
+    for (const { area, share } of summary.areas.slice(0, 12)) console.log(`  ${share.padStart(6)}  ${area}`)
+    for (const { name, share } of summary.functions.slice(0, 12)) console.log(`  ${share.padStart(6)}  ${name}`)
+  }
+} finally {
+  await postgres.stop()
+  results.memory = memory
+  const peaks = Object.values(memory).map((entry) => entry.peak)
+  if (peaks.length)
+    console.log(`=> memory: server RSS peak ${Math.max(...peaks)} MB over every benchmark (target < 250 MB)`)
+  results.minutes = round((Date.now() - started) / 60_000, 1)
+  mkdirSync(join(ROOT, 'bench/results'), { recursive: true })
+  writeFileSync(join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(results, null, 2)}\n`)
+  console.log(`done in ${results.minutes} min; bench/results/latest.json`)
+}

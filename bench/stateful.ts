@@ -1,0 +1,162 @@
+import { execFileSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { createParties, rollBody, rollPath, targetsOf, type Target } from './lib/fixtures.js'
+import { load, type LoadResult } from './lib/load.js'
+import { withClient } from './lib/postgres.js'
+import { LOAD_CORE, pinned, type BenchServer } from './lib/server.js'
+import { median, round } from './lib/stats.js'
+
+export interface PgbenchResult {
+  tps: number
+  /** Mean latency in ms, as pgbench reports it. */
+  latency: number
+}
+
+export interface StatefulResult {
+  runs: { pgbench: PgbenchResult; nerve: LoadResult; ratio: number }[]
+  pgbenchTps: number
+  nerveRps: number
+  nerveP50: number
+  nerveP99: number
+  ratio: number
+}
+
+const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`
+
+/**
+ * What one roll does in the database, as Nerve did it before any tuning — the baseline the
+ * target names: the key lookup stands in for the request's authentication, then one
+ * transaction locks the character, saves the sheet, takes the campaign's next sequence
+ * number, appends the event (the payload a real roll wrote) and queues its webhook deliveries.
+ */
+function pgbenchScript(sheet: string, payload: string, actor: string) {
+  return `\\set n random(1, :targets)
+SELECT character_id AS cid, campaign_id AS camp FROM bench_targets WHERE n = :n \\gset
+BEGIN;
+SELECT "id", "name", "sheet", "version", "archived_at" FROM "characters" WHERE "id" = :cid AND "campaign_id" = :camp FOR UPDATE;
+UPDATE "characters" SET "sheet" = ${sqlText(sheet)}::jsonb, "version" = "version" + 1, "updated_at" = now() WHERE "id" = :cid RETURNING *;
+UPDATE "campaigns" SET "last_seq" = "last_seq" + 1 WHERE "id" = :camp RETURNING "last_seq" \\gset
+INSERT INTO "roll_events" ("id", "campaign_id", "seq", "character_id", "type", "ruleset", "visibility", "actor", "payload") VALUES (gen_random_uuid(), :camp, :last_seq, :cid, 'stress-check', 'shock-meters', 'public', ${sqlText(actor)}::jsonb, ${sqlText(payload)}::jsonb) RETURNING "id" \\gset
+INSERT INTO "webhook_deliveries" ("id", "campaign_id", "endpoint_id", "event_id", "event_seq", "event_type") SELECT gen_random_uuid(), e."campaign_id", e."id", :id, :last_seq, 'stress-check' FROM "webhook_endpoints" e WHERE e."campaign_id" = :camp AND e."enabled" AND (cardinality(e."event_types") = 0 OR 'stress-check' = ANY(e."event_types")) AND ('public' = 'public' OR e."include_gm_events");
+END;
+`
+}
+
+export function runPgbench(
+  databaseUrl: string,
+  script: string,
+  options: { seconds: number; connections: number; variables: Record<string, string | number> },
+): PgbenchResult {
+  const [command, args] = pinned(LOAD_CORE, 'pgbench', [
+    '-n',
+    '-M',
+    'extended',
+    '-c',
+    String(options.connections),
+    '-j',
+    '1',
+    '-T',
+    String(options.seconds),
+    ...Object.entries(options.variables).flatMap(([name, value]) => ['-D', `${name}=${value}`]),
+    '-f',
+    script,
+    databaseUrl,
+  ])
+  const output = execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+  const tps = Number(/tps = ([\d.]+)/.exec(output)?.[1])
+  const latency = Number(/latency average = ([\d.]+) ms/.exec(output)?.[1])
+  const failed = Number(/number of failed transactions: (\d+)/.exec(output)?.[1] ?? 0)
+  if (!tps || failed) throw new Error(`pgbench failed:\n${output}`)
+  return { tps, latency }
+}
+
+/** Rolls on random characters of the targets, as fast as `connections` clients can. */
+export function rollLoad(server: BenchServer, targets: Target[], connections: number, seconds: number) {
+  return load({
+    url: server.url,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (request) => {
+          const target = targets[Math.floor(Math.random() * targets.length)]!
+          return {
+            ...request,
+            method: 'POST',
+            path: rollPath(target),
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${target.key}` },
+            body: rollBody(),
+          }
+        },
+      },
+    ],
+  })
+}
+
+/**
+ * Target 2: rolls through the API at `connections` clients against pgbench running the same
+ * transaction on the same database, alternating, `runs` times.
+ */
+export async function benchStateful(
+  server: BenchServer,
+  databaseUrl: string,
+  workDir: string,
+  options: { runs: number; seconds: number; connections: number; campaigns: number; characters: number },
+): Promise<StatefulResult & { targets: Target[] }> {
+  const parties = await createParties(server.url, {
+    campaigns: options.campaigns,
+    characters: options.characters,
+    // Outbox rows are written for it; the API server's dispatcher is off, as when `npm run worker` delivers.
+    webhookUrl: 'http://127.0.0.1:9/nerve-bench',
+  })
+  const targets = targetsOf(parties)
+  await rollLoad(server, targets, options.connections, 3)
+
+  const script = join(workDir, 'roll.sql')
+  await withClient(databaseUrl, async (client) => {
+    await client.query('DROP TABLE IF EXISTS bench_targets')
+    await client.query('CREATE TABLE bench_targets (n serial PRIMARY KEY, character_id uuid, campaign_id uuid)')
+    for (const target of targets)
+      await client.query('INSERT INTO bench_targets (character_id, campaign_id) VALUES ($1, $2)', [
+        target.characterId,
+        target.campaignId,
+      ])
+    const {
+      rows: [event],
+    } = await client.query(
+      `SELECT e.payload::text AS payload, e.actor::text AS actor, c.sheet::text AS sheet
+       FROM roll_events e JOIN characters c ON c.id = e.character_id
+       WHERE e.type = 'stress-check' ORDER BY e.seq DESC LIMIT 1`,
+    )
+    writeFileSync(script, pgbenchScript(event.sheet, event.payload, event.actor))
+  })
+  const pgbenchOptions = {
+    seconds: options.seconds,
+    connections: options.connections,
+    variables: { targets: targets.length },
+  }
+  runPgbench(databaseUrl, script, { ...pgbenchOptions, seconds: 3 })
+
+  const runs: StatefulResult['runs'] = []
+  for (let run = 0; run < options.runs; run++) {
+    const pgbench = runPgbench(databaseUrl, script, pgbenchOptions)
+    const nerve = await rollLoad(server, targets, options.connections, options.seconds)
+    if (nerve.non2xx || nerve.errors) throw new Error(`stateful run failed: ${JSON.stringify(nerve)}`)
+    const ratio = nerve.requestsPerSecond / pgbench.tps
+    runs.push({ pgbench, nerve, ratio })
+    console.log(
+      `  run ${run + 1}: pgbench ${round(pgbench.tps, 0)} tps, Nerve ${round(nerve.requestsPerSecond, 0)} req/s (p50 ${nerve.p50} ms, p99 ${nerve.p99} ms), ratio ${round(ratio * 100, 0)}%`,
+    )
+  }
+  return {
+    targets,
+    runs,
+    pgbenchTps: median(runs.map((r) => r.pgbench.tps)),
+    nerveRps: median(runs.map((r) => r.nerve.requestsPerSecond)),
+    nerveP50: median(runs.map((r) => r.nerve.p50)),
+    nerveP99: median(runs.map((r) => r.nerve.p99)),
+    ratio: median(runs.map((r) => r.ratio)),
+  }
+}

@@ -1,0 +1,121 @@
+import { createParties, rollBody, rollPath, targetsOf, type Party } from './lib/fixtures.js'
+import { load, type LoadResult } from './lib/load.js'
+import { withClient } from './lib/postgres.js'
+import type { Receiver } from './lib/receiver.js'
+import type { BenchServer } from './lib/server.js'
+import { percentile, round, sleep } from './lib/stats.js'
+
+export interface FanOutResult {
+  endpoints: number
+  deliveries: number
+  seconds: number
+  perSecond: number
+  duplicates: number
+}
+
+export interface LagResult {
+  targetRate: number
+  rolls: LoadResult
+  deliveries: number
+  lagP50: number
+  lagP99: number
+  lagMax: number
+}
+
+/** Campaigns with one endpoint each (pointing at the receiver), made while the dispatcher is off. */
+export async function setUpEndpoints(server: BenchServer, receiver: Receiver, campaigns: number) {
+  return createParties(server.url, { campaigns, characters: 5, webhookUrl: receiver.url })
+}
+
+/**
+ * Queues `perEndpoint` deliveries on every endpoint: copies of a real roll's event appended to
+ * each campaign, and their outbox rows, written straight into the database.
+ */
+export async function seedBacklog(server: BenchServer, databaseUrl: string, parties: Party[], perEndpoint: number) {
+  for (const party of parties) {
+    const res = await fetch(`${server.url}${rollPath({ ...party, characterId: party.characterIds[0]! })}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${party.key}` },
+      body: rollBody(),
+    })
+    if (res.status !== 201) throw new Error(`seed roll: ${res.status}`)
+  }
+  await withClient(databaseUrl, async (client) => {
+    await client.query(
+      `WITH template AS (
+         SELECT DISTINCT ON (campaign_id) * FROM roll_events WHERE type = 'stress-check' ORDER BY campaign_id, seq DESC
+       ), added AS (
+         INSERT INTO roll_events (id, campaign_id, seq, character_id, type, ruleset, visibility, actor, payload)
+         SELECT gen_random_uuid(), t.campaign_id, c.last_seq + g, t.character_id, t.type, t.ruleset, t.visibility, t.actor, t.payload
+         FROM template t JOIN campaigns c ON c.id = t.campaign_id, generate_series(1, $1::integer - 1) g
+         RETURNING id, campaign_id, seq, type
+       )
+       INSERT INTO webhook_deliveries (id, campaign_id, endpoint_id, event_id, event_seq, event_type)
+       SELECT gen_random_uuid(), a.campaign_id, w.id, a.id, a.seq, a.type FROM added a JOIN webhook_endpoints w USING (campaign_id)`,
+      [perEndpoint],
+    )
+    await client.query(
+      'UPDATE campaigns c SET last_seq = (SELECT max(seq) FROM roll_events e WHERE e.campaign_id = c.id)',
+    )
+    await client.query('VACUUM ANALYZE')
+  })
+}
+
+/** Target 4a: how fast the dispatcher drains a backlog spread over the endpoints. */
+export async function drain(receiver: Receiver, expected: number, endpoints: number): Promise<FanOutResult> {
+  const deadline = Date.now() + 10 * 60_000
+  while (receiver.count() < expected && Date.now() < deadline) await sleep(50)
+  const seconds = (receiver.lastAt() - receiver.firstAt()) / 1000
+  return {
+    endpoints,
+    deliveries: receiver.count(),
+    seconds: round(seconds, 1),
+    perSecond: round(receiver.count() / seconds, 0),
+    duplicates: receiver.count() - receiver.distinct(),
+  }
+}
+
+/** Target 4b: rolls arriving at `rate` per second; every delivery's lag from its event to its arrival. */
+export async function lagUnderLoad(
+  server: BenchServer,
+  receiver: Receiver,
+  parties: Party[],
+  options: { rate: number; seconds: number },
+): Promise<LagResult> {
+  const targets = targetsOf(parties)
+  receiver.reset()
+  const since = Date.now()
+  const rolls = await load({
+    url: server.url,
+    connections: 10,
+    overallRate: options.rate,
+    duration: options.seconds,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (request) => {
+          const target = targets[Math.floor(Math.random() * targets.length)]!
+          return {
+            ...request,
+            method: 'POST',
+            path: rollPath(target),
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${target.key}` },
+            body: rollBody(),
+          }
+        },
+      },
+    ],
+  })
+  const expected = rolls.requests - rolls.non2xx
+  const deadline = Date.now() + 60_000
+  while (receiver.count() < expected && Date.now() < deadline) await sleep(50)
+  const lags = receiver.lagsSince(since - 1000)
+  return {
+    targetRate: options.rate,
+    rolls,
+    deliveries: receiver.count(),
+    lagP50: percentile(lags, 50),
+    lagP99: percentile(lags, 99),
+    lagMax: percentile(lags, 100),
+  }
+}
