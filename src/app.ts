@@ -2,21 +2,26 @@ import AjvCompiler from '@fastify/ajv-compiler'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyServerOptions } from 'fastify'
 import { randomUUID } from 'node:crypto'
-import type { Config } from './config.js'
+import { trustProxy, type Config } from './config.js'
 import { loggerOptions } from './logger.js'
 import auth from './plugins/app/auth.js'
 import database from './plugins/app/database.js'
 import eventFeed from './plugins/app/event-feed.js'
+import jsonBody from './plugins/app/json-body.js'
+import metrics from './plugins/app/metrics.js'
 import store from './plugins/app/store.js'
 import webhookDispatcher from './plugins/app/webhook-dispatcher.js'
 import problemDetails, { problemFor, sendProblem } from './plugins/app/problem-details.js'
+import rateLimits from './plugins/external/rate-limit.js'
 import openApi from './plugins/external/swagger.js'
+import loadShedding from './plugins/external/under-pressure.js'
 import actionRoutes from './routes/actions/index.js'
 import campaignRoutes from './routes/campaigns/index.js'
 import characterRoutes from './routes/characters/index.js'
 import dashboardRoutes from './routes/dashboard/index.js'
 import eventRoutes from './routes/events/index.js'
 import healthRoutes from './routes/health/index.js'
+import metricsRoutes from './routes/metrics/index.js'
 import resolveRoutes from './routes/resolve/index.js'
 import rulesetRoutes from './routes/rulesets/index.js'
 import webhookRoutes from './routes/webhooks/index.js'
@@ -62,7 +67,8 @@ export async function buildApp(config: Config, options: AppOptions = {}) {
     genReqId: () => randomUUID(),
     requestIdHeader: 'x-request-id',
     schemaController: { compilersFactory: validatorCompilers() },
-    bodyLimit: 256 * 1024,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: trustProxy(config.TRUST_PROXY),
     // Starting PGlite and applying migrations can take longer than Fastify's default 10 s on
     // a busy machine (CI running test files in parallel); a slow start is not a hung one.
     pluginTimeout: 60_000,
@@ -77,13 +83,23 @@ export async function buildApp(config: Config, options: AppOptions = {}) {
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema)
 
   await app.register(problemDetails)
+  await app.register(jsonBody)
+  // Both limits run as the first onRequest hooks, before a key is looked up in the database.
+  await app.register(loadShedding, {
+    maxEventLoopDelayMs: config.UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS,
+    maxHeapUsedBytes: config.UNDER_PRESSURE_MAX_HEAP_USED_BYTES,
+    sampleIntervalMs: config.UNDER_PRESSURE_SAMPLE_INTERVAL_MS,
+  })
+  await app.register(rateLimits, { max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS })
   await app.register(openApi)
   await app.register(database, {
     url: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     poolSize: config.DATABASE_POOL_SIZE,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
     migrate: options.migrate ?? true,
   })
+  await app.register(metrics, { enabled: config.METRICS_TOKEN !== undefined })
 
   await app.register(store)
   await app.register(eventFeed)
@@ -102,6 +118,7 @@ export async function buildApp(config: Config, options: AppOptions = {}) {
   await app.register(eventRoutes)
   await app.register(webhookRoutes, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE })
   await app.register(dashboardRoutes)
+  await app.register(metricsRoutes, { token: config.METRICS_TOKEN })
 
   return app
 }

@@ -17,6 +17,9 @@ const LogLevel = Type.Union(
 /** Seconds to wait before each retry, comma-separated: `5,300,1800` (decimals allowed). */
 const RETRY_SCHEDULE_PATTERN = '^\\s*\\d+(\\.\\d+)?(\\s*,\\s*\\d+(\\.\\d+)?)*\\s*$'
 
+/** `false`, `true`, a number of proxy hops, or comma-separated proxy addresses/CIDRs. */
+const TRUST_PROXY_PATTERN = '^(false|true|\\d+|[0-9A-Fa-f.:/]+(\\s*,\\s*[0-9A-Fa-f.:/]+)*)$'
+
 /**
  * Every setting Nerve reads from its environment. Validated once at boot; the rest of the
  * code receives the typed result and never reads `process.env`.
@@ -39,6 +42,15 @@ export const ConfigSchema = Type.Object({
   WEBHOOK_DISABLE_AFTER_MS: Type.Integer({ minimum: 1, default: 5 * 24 * 60 * 60 * 1000 }),
   WEBHOOK_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 1_000 }),
   WEBHOOK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+  DATABASE_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 3_000 }),
+  BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 256 * 1024 }),
+  RATE_LIMIT_MAX: Type.Integer({ minimum: 0, default: 1_200 }),
+  RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1_000, maximum: 24 * 60 * 60 * 1000, default: 60_000 }),
+  TRUST_PROXY: Type.String({ pattern: TRUST_PROXY_PATTERN, default: 'false' }),
+  UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: Type.Integer({ minimum: 0, default: 1_000 }),
+  UNDER_PRESSURE_MAX_HEAP_USED_BYTES: Type.Integer({ minimum: 0, default: 1024 * 1024 * 1024 }),
+  UNDER_PRESSURE_SAMPLE_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 1_000 }),
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
 })
 
 export type Config = Static<typeof ConfigSchema>
@@ -68,7 +80,20 @@ function describe(variable: string, message: string): string {
   if (variable === 'LOG_LEVEL') return 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'
   if (variable === 'WEBHOOK_DISPATCHER') return 'WEBHOOK_DISPATCHER must be on or off'
   if (variable === 'WEBHOOK_ALLOW_PRIVATE') return 'WEBHOOK_ALLOW_PRIVATE must be true or false'
+  if (variable === 'TRUST_PROXY')
+    return 'TRUST_PROXY must be false, true, a number of hops, or comma-separated proxy addresses'
   if (variable === 'WEBHOOK_RETRY_SCHEDULE')
     return 'WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds, e.g. 5,300,1800'
   return `${variable} ${message}`
+}
+
+/** Fastify's `trustProxy` from TRUST_PROXY: which `X-Forwarded-For` hops decide a client's address. */
+export function trustProxy(value: string): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (value === 'false') return false
+  if (value === 'true') return true
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value)
+    return (_address, hop) => hop < hops
+  }
+  return value.split(',').map((address) => address.trim())
 }

@@ -10,6 +10,7 @@ export const ForbiddenError = createError<[string]>('FORBIDDEN', '%s', 403)
 export const ConflictError = createError<[string]>('CONFLICT', '%s', 409)
 export const PreconditionFailedError = createError<[string]>('PRECONDITION_FAILED', '%s', 412)
 export const UnprocessableError = createError<[string]>('UNPROCESSABLE', '%s', 422)
+export const TooManyRequestsError = createError<[string]>('RATE_LIMITED', '%s', 429)
 export const ServiceUnavailableError = createError<[string]>('SERVICE_UNAVAILABLE', '%s', 503)
 
 /** One field of the request is refused; `pointer` is a JSON pointer from the request root, e.g. `/body/characterIds/0`. */

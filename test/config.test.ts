@@ -1,5 +1,5 @@
 import t from 'tap'
-import { ConfigError, loadConfig } from '../src/config.js'
+import { ConfigError, loadConfig, trustProxy } from '../src/config.js'
 
 t.test('defaults give a working configuration on the embedded database', async (t) => {
   const config = loadConfig({})
@@ -27,6 +27,29 @@ t.test('webhook settings default to Standard Webhooks’ schedule, a 15 s timeou
   t.equal(loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'true' }).WEBHOOK_ALLOW_PRIVATE, true, '"true" becomes a boolean')
 })
 
+t.test('limits default to generous values and can be turned off', async (t) => {
+  const config = loadConfig({})
+  t.equal(config.BODY_LIMIT_BYTES, 256 * 1024, 'bodies up to 256 KiB')
+  t.equal(config.RATE_LIMIT_MAX, 1200, '1,200 requests…')
+  t.equal(config.RATE_LIMIT_WINDOW_MS, 60_000, '…a minute per key or address')
+  t.equal(config.UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS, 1000, 'shed load past 1 s of event-loop delay')
+  t.equal(config.DATABASE_CONNECT_TIMEOUT_MS, 3000, 'wait at most 3 s for a database connection')
+  t.equal(config.METRICS_TOKEN, undefined, 'no metrics without a token')
+  t.equal(loadConfig({ RATE_LIMIT_MAX: '0' }).RATE_LIMIT_MAX, 0, '0 turns rate limiting off')
+})
+
+t.test('TRUST_PROXY reads as Fastify expects it', async (t) => {
+  t.equal(trustProxy('false'), false, 'false: the socket address is the client')
+  t.equal(trustProxy('true'), true, 'true: trust every hop')
+  const hops = trustProxy('2') as (address: string, hop: number) => boolean
+  t.same(
+    [hops('10.0.0.1', 0), hops('10.0.0.1', 1), hops('10.0.0.1', 2)],
+    [true, true, false],
+    'a number: that many hops',
+  )
+  t.same(trustProxy('10.0.0.0/8, 192.168.1.1'), ['10.0.0.0/8', '192.168.1.1'], 'addresses and CIDRs')
+})
+
 t.test('an empty variable counts as unset', async (t) => {
   t.equal(loadConfig({ DATABASE_URL: '' }).DATABASE_URL, undefined)
 })
@@ -43,6 +66,13 @@ for (const [variable, value] of [
   ['WEBHOOK_TIMEOUT_MS', '10'],
   ['WEBHOOK_RETRY_SCHEDULE', '5s,5m'],
   ['WEBHOOK_POLL_INTERVAL_MS', '0'],
+  ['BODY_LIMIT_BYTES', '10'],
+  ['RATE_LIMIT_MAX', '-1'],
+  ['RATE_LIMIT_WINDOW_MS', '5'],
+  ['TRUST_PROXY', 'everyone'],
+  ['UNDER_PRESSURE_MAX_HEAP_USED_BYTES', 'lots'],
+  ['DATABASE_CONNECT_TIMEOUT_MS', '0'],
+  ['METRICS_TOKEN', 'short'],
 ] as const) {
   t.test(`a bad ${variable} (${value}) is refused with a message naming ${variable}`, async (t) => {
     t.throws(() => loadConfig({ [variable]: value }), ConfigError, 'throws a ConfigError')

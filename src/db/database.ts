@@ -12,9 +12,20 @@ export interface SqlSession {
   query<Row>(sql: string, params?: unknown[]): Promise<Row[]>
 }
 
+/** The PostgreSQL connection pool's state, for metrics. */
+export interface PoolStats {
+  /** Connections open, busy or idle. */
+  total: number
+  idle: number
+  /** Requests queued for a connection. */
+  waiting: number
+}
+
 export interface Database {
   readonly engine: 'postgres' | 'pglite'
   readonly prisma: PrismaClient
+  /** Null on PGlite, which has one in-process connection and no pool. */
+  poolStats(): PoolStats | null
   withSession<T>(work: (session: SqlSession) => Promise<T>): Promise<T>
   close(): Promise<void>
 }
@@ -25,10 +36,17 @@ export interface DatabaseOptions {
   /** Where PGlite keeps its files; `memory://` keeps them in memory only. */
   dataDir: string
   poolSize?: number
+  /**
+   * How long to wait for a PostgreSQL connection, new or from the pool. Short, so requests fail
+   * fast with 503 while the database is unreachable or saturated instead of piling up.
+   */
+  connectTimeoutMs?: number
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  const database = options.url ? openPostgres(options.url, options.poolSize ?? 10) : await openPGlite(options.dataDir)
+  const database = options.url
+    ? openPostgres(options.url, options.poolSize ?? 10, options.connectTimeoutMs ?? 3_000)
+    : await openPGlite(options.dataDir)
   return { ...database, close: once(database.close) }
 }
 
@@ -38,14 +56,20 @@ function once(close: () => Promise<void>): () => Promise<void> {
   return () => (closing ??= close())
 }
 
-function openPostgres(connectionString: string, max: number): Database {
-  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 5_000 })
-  // An idle client losing its server (a restart, a failover) must not crash the process.
+function openPostgres(connectionString: string, max: number, connectTimeoutMs: number): Database {
+  // Keepalive notices a server that vanished without closing its sockets (a crashed host).
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: connectTimeoutMs, keepAlive: true })
+  // A client losing its server (a restart, a failover) must not crash the process: idle ones
+  // report to the pool, and a checked-out one (held by a transaction between two statements)
+  // would otherwise emit an unhandled 'error'. Its next statement fails instead, the request
+  // is answered 503, and the pool discards the broken client when it is released.
   pool.on('error', () => {})
+  pool.on('connect', (client) => client.on('error', () => {}))
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) })
   return {
     engine: 'postgres',
     prisma,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async withSession(work) {
       const client = await pool.connect()
       try {
@@ -71,6 +95,7 @@ async function openPGlite(dataDir: string): Promise<Database> {
   return {
     engine: 'pglite',
     prisma,
+    poolStats: () => null,
     withSession: (work) =>
       work({
         exec: async (sql) => void (await pglite.exec(sql)),

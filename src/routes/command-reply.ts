@@ -20,5 +20,6 @@ export async function replyOnce(
     fingerprint,
     command,
   )
+  if (!result.replayed) request.server.metrics.eventRecorded(result.body)
   return reply.code(201).header('idempotent-replayed', String(result.replayed)).send(result.body)
 }

@@ -16,6 +16,10 @@ export const CharacterParams = Type.Object({
   characterId: Uuid('The character.'),
 })
 
+/** A campaign sequence number given by a client: bounded so it always fits PostgreSQL's bigint exactly. */
+export const SeqCursor = (description: string) =>
+  Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description })
+
 export const DEFAULT_PAGE_LIMIT = 50
 
 /** Optional in the document (clients need not send it); the validator fills the default. */
@@ -28,8 +32,9 @@ export const IdempotencyHeaders = Type.Object({
     Type.String({
       minLength: 1,
       maxLength: 255,
+      pattern: '^[\\x20-\\x7E]+$',
       description:
-        'Makes a retry safe: the same key and body within 24 hours returns the first response again instead of rolling twice.',
+        'Makes a retry safe: the same key and body within 24 hours returns the first response again instead of rolling twice. 1–255 printable ASCII characters (a UUID is a good choice).',
     }),
   ),
 })

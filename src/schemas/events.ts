@@ -1,6 +1,6 @@
 import Type from 'typebox'
 import { DieRollSchema } from '../rules/dice.js'
-import { FreeObject, PageLimit, Timestamp, Uuid } from './common.js'
+import { FreeObject, PageLimit, SeqCursor, Timestamp, Uuid } from './common.js'
 import { PendingDecisionSchema } from './resolution.js'
 import { ref } from './ref.js'
 import { CharacterSchema } from './characters.js'
@@ -55,10 +55,17 @@ export const EventListSchema = Type.Object(
 )
 
 export const EventListQuery = Type.Object({
-  after: Type.Optional(Type.Integer({ minimum: 0, description: 'Cursor: only events with a greater `seq`.' })),
+  after: Type.Optional(SeqCursor('Cursor: only events with a greater `seq`.')),
   limit: PageLimit,
   characterId: Type.Optional(Uuid('Only this character’s events.')),
-  type: Type.Optional(Type.String({ maxLength: 100, description: 'Only events of this type.' })),
+  type: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      // Event types are Nerve's own words (`stress-check`, `character.created`); anything else matches nothing anyway.
+      pattern: '^[a-z][a-z0-9.-]*$',
+      description: 'Only events of this type.',
+    }),
+  ),
 })
 
 export const CommandResultSchema = Type.Object(

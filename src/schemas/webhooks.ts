@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox'
-import { PageLimit, Timestamp, Uuid } from './common.js'
+import { PageLimit, SeqCursor, Timestamp, Uuid } from './common.js'
 import { ref } from './ref.js'
 
 const EXAMPLE_URL = 'https://example.com/hooks/nerve'
@@ -179,11 +179,9 @@ export const WebhookDeliveryListQuery = Type.Object({
 
 export const ReplayWebhookSchema = Type.Object(
   {
-    afterSeq: Type.Integer({
-      minimum: 0,
-      description:
-        'Replay every event with a greater `seq` (0: the whole history) that the endpoint’s filters select — typically the last `seq` your consumer processed.',
-    }),
+    afterSeq: SeqCursor(
+      'Replay every event with a greater `seq` (0: the whole history) that the endpoint’s filters select — typically the last `seq` your consumer processed.',
+    ),
   },
   { $id: 'ReplayWebhook', additionalProperties: false, examples: [{ afterSeq: 0 }] },
 )

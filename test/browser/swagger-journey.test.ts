@@ -88,6 +88,11 @@ t.test(
     const { page, screenshot } = await launchBrowser(t)
     const pageErrors: string[] = []
     page.on('pageerror', (error) => pageErrors.push(error.message))
+    const cspViolations: string[] = []
+    page.on('console', (message) => {
+      if (message.type() === 'error' && message.text().includes('Content Security Policy'))
+        cspViolations.push(message.text())
+    })
 
     await page.goto(`${baseUrl}/docs`)
     await page.locator('.opblock').first().waitFor()
@@ -167,5 +172,6 @@ t.test(
     }
 
     t.same(pageErrors, [], 'Swagger UI raised no script errors')
+    t.same(cspViolations, [], 'and its Content-Security-Policy blocked nothing it needs')
   },
 )

@@ -7,6 +7,16 @@ interface TestContext {
 }
 
 /**
+ * Rate limiting and load shedding are off unless a test turns them on: a suite that fires
+ * thousands of requests from one key on a busy CI machine is not what they guard against.
+ */
+export const NO_LIMITS = {
+  RATE_LIMIT_MAX: '0',
+  UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
+  UNDER_PRESSURE_MAX_HEAP_USED_BYTES: '0',
+}
+
+/**
  * A ready app on a fresh database. Settings are passed in as an environment, never by
  * mutating process.env.
  */
@@ -21,6 +31,7 @@ export async function buildTestApp(
   const config = loadConfig({
     DATA_DIR: 'memory://',
     LOG_LEVEL: 'silent',
+    ...NO_LIMITS,
     ...(url ? { DATABASE_URL: url } : {}),
     ...env,
   })

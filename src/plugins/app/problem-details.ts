@@ -1,9 +1,11 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { STATUS_CODES } from 'node:http'
+import { isDatabaseUnavailable } from '../../db/errors.js'
 import { InvalidFieldError } from '../../errors.js'
 import { RuleError } from '../../rules/errors.js'
 import { PROBLEM_CONTENT_TYPE, type Problem } from '../../schemas/problem.js'
+import { problems } from '../../schemas/ref.js'
 
 type FieldError = NonNullable<Problem['errors']>[number]
 
@@ -88,6 +90,16 @@ export function problemFor(error: FastifyError | RuleError | InvalidFieldError, 
   }
 
   const status = error.statusCode ?? 500
+  if (status >= 500 && isDatabaseUnavailable(error)) {
+    return {
+      ...base,
+      type: 'about:blank',
+      title: 'Service Unavailable',
+      status: 503,
+      detail: 'The database is unavailable right now; retry shortly.',
+      code: 'DATABASE_UNAVAILABLE',
+    }
+  }
   if (status >= 500) {
     return {
       ...base,
@@ -119,12 +131,40 @@ export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply
   return reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).send(problem)
 }
 
+/** Seconds a client is asked to wait after a 503 that did not say (a database outage). */
+const DATABASE_RETRY_AFTER_SECONDS = 2
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
+
+/**
+ * Every documented route may also answer 413 (when it takes a body), 429 (unless exempt from
+ * rate limiting) and 503 (unless exempt from load shedding): the contract says so once, here,
+ * whatever the limits are set to.
+ */
+function documentLimits(route: RouteOptions): void {
+  const schema = route.schema as { hide?: boolean; body?: unknown; response?: Record<string, unknown> } | undefined
+  if (!schema?.response || schema.hide) return
+  const methods = Array.isArray(route.method) ? route.method : [route.method]
+  const statuses: (413 | 429 | 503)[] = []
+  if (schema.body && methods.some((method) => BODY_METHODS.has(method))) statuses.push(413)
+  if (route.config?.rateLimit !== false) statuses.push(429)
+  if (route.config?.loadShedding !== false) statuses.push(503)
+  const response: Record<string, unknown> = { ...schema.response }
+  for (const [status, documented] of Object.entries(problems(...statuses))) response[status] ??= documented
+  schema.response = response
+}
+
 /** One place turns every error, and every unknown route, into problem details. */
 export default fp(
   async function problemDetails(app: FastifyInstance) {
+    app.addHook('onRoute', documentLimits)
+
     app.setErrorHandler(function (error: FastifyError, request, reply) {
       const problem = problemFor(error, request)
-      if (problem.status >= 500) request.log.error({ err: error }, 'request failed')
+      if (problem.code === 'DATABASE_UNAVAILABLE') {
+        request.log.warn({ err: error }, 'database unavailable')
+        if (!reply.hasHeader('retry-after')) reply.header('retry-after', DATABASE_RETRY_AFTER_SECONDS)
+      } else if (problem.status >= 500) request.log.error({ err: error }, 'request failed')
       else request.log.info({ code: problem.code, status: problem.status }, problem.detail)
       return sendProblem(reply, problem)
     })

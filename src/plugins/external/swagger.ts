@@ -40,6 +40,37 @@ const DESCRIPTION = `Nerve resolves the mental-stress mechanics of three tableto
 
 Errors are [RFC 9457](https://www.rfc-editor.org/rfc/rfc9457) problem details served as \`application/problem+json\`. Authenticated routes take \`Authorization: Bearer <key>\`.`
 
+/**
+ * Swagger UI holds a campaign key once "Authorize" is used (and keeps it, with
+ * persistAuthorization), so its page runs only its own scripts and styles, talks only to this
+ * origin, and cannot be framed. Its icons are `data:` images; nothing needs inline script. The
+ * one inline style it writes — the colours of its logo — is allowed by its hash, and nothing else
+ * (the browser test fails if a Swagger UI upgrade changes it).
+ */
+const SWAGGER_LOGO_STYLE = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='"
+
+export const DOCS_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  `style-src 'self' ${SWAGGER_LOGO_STYLE}`,
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ')
+
+const DOCS_SECURITY_HEADERS = {
+  'content-security-policy': DOCS_CSP,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+}
+
 export default fp(
   async function openApi(app: FastifyInstance) {
     await app.register(swagger, {
@@ -68,9 +99,20 @@ export default fp(
         buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}`,
       },
     })
-    await app.register(swaggerUi, {
-      routePrefix: '/docs',
-      uiConfig: { deepLinking: true, persistAuthorization: true, tryItOutEnabled: true, displayRequestDuration: true },
+    // Its own scope, so the security headers reach Swagger UI's pages and files and nothing else.
+    await app.register(async function docs(scope) {
+      scope.addHook('onRequest', async (_request, reply) => {
+        reply.headers(DOCS_SECURITY_HEADERS)
+      })
+      await scope.register(swaggerUi, {
+        routePrefix: '/docs',
+        uiConfig: {
+          deepLinking: true,
+          persistAuthorization: true,
+          tryItOutEnabled: true,
+          displayRequestDuration: true,
+        },
+      })
     })
   },
   { name: 'openapi' },

@@ -41,7 +41,10 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: CampaignParams,
         headers: IdempotencyHeaders,
         body: ref(CreateCharacterSchema),
-        response: { 201: ref(CommandResultSchema, { description: 'The event recorded and the character after it.' }), ...problems(400, 401, 403, 404, 409, 422) },
+        response: {
+          201: ref(CommandResultSchema, { description: 'The event recorded and the character after it.' }),
+          ...problems(400, 401, 403, 404, 409, 422),
+        },
       },
     },
     async (request, reply) => {
@@ -108,7 +111,10 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ),
         }),
         body: ref(PatchCharacterSchema),
-        response: { 200: ref(CommandResultSchema, { description: 'The event recorded and the character after it.' }), ...problems(400, 401, 403, 404, 409, 412, 422) },
+        response: {
+          200: ref(CommandResultSchema, { description: 'The event recorded and the character after it.' }),
+          ...problems(400, 401, 403, 404, 409, 412, 422),
+        },
       },
     },
     async (request, reply) => {
@@ -135,7 +141,10 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'GM only. The character leaves the list and takes no more rolls; its history stays. Recorded as a `character.archived` event, which a revert can undo.',
         security,
         params: CharacterParams,
-        response: { 200: ref(CommandResultSchema, { description: 'The event recorded and the character after it.' }), ...problems(400, 401, 403, 404, 409) },
+        response: {
+          200: ref(CommandResultSchema, { description: 'The event recorded and the character after it.' }),
+          ...problems(400, 401, 403, 404, 409),
+        },
       },
     },
     async (request) => archiveCharacter(context, request.principal, request.params.characterId),
@@ -158,7 +167,10 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
           { eventId: Uuid('The character’s latest event.') },
           { additionalProperties: false, examples: [{ eventId: '0193a5e2-7c1d-7000-8000-000000000001' }] },
         ),
-        response: { 201: ref(CommandResultSchema, { description: 'The event recorded and the character after it.' }), ...problems(400, 401, 403, 404, 409, 422) },
+        response: {
+          201: ref(CommandResultSchema, { description: 'The event recorded and the character after it.' }),
+          ...problems(400, 401, 403, 404, 409, 422),
+        },
       },
     },
     async (request, reply) => {

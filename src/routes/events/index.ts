@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import Type from 'typebox'
 import { DiceRequestSchema } from '../../rules/dice.js'
-import { CampaignParams, IdempotencyHeaders, Uuid } from '../../schemas/common.js'
+import { CampaignParams, IdempotencyHeaders, SeqCursor, Uuid } from '../../schemas/common.js'
 import { CommandResultSchema, EventListQuery, EventListSchema, EventSchema } from '../../schemas/events.js'
 import { problems, ref } from '../../schemas/ref.js'
 import { settleDecision } from '../../services/commands.js'
 import { currentSeq, streamEvents } from '../../services/event-stream.js'
-import { getEvent, listEvents } from '../../services/history.js'
+import { getEvent, listEventsJson } from '../../services/history.js'
 import { replyOnce } from '../command-reply.js'
 
 const security = [{ bearerAuth: [] }]
@@ -53,7 +53,10 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ref(EventListSchema), ...problems(400, 401, 404) },
       },
     },
-    async (request) => listEvents(app.store, request.principal, request.query),
+    async (request, reply) =>
+      reply
+        .type('application/json; charset=utf-8')
+        .send(await listEventsJson(app.store, request.principal, request.query)),
   )
 
   app.get(
@@ -69,10 +72,12 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         params: CampaignParams,
         querystring: Type.Object({
-          after: Type.Optional(Type.Integer({ minimum: 0, description: 'Resume after this `seq`.' })),
+          after: Type.Optional(SeqCursor('Resume after this `seq`.')),
         }),
         headers: Type.Object({
-          'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]+$', description: 'Resume after this `seq`.' })),
+          'last-event-id': Type.Optional(
+            Type.String({ pattern: '^[0-9]{1,15}$', description: 'Resume after this `seq`.' }),
+          ),
         }),
         response: {
           200: {
@@ -153,7 +158,10 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: EventParams,
         headers: IdempotencyHeaders,
         body: ref(DecisionBodySchema),
-        response: { 201: ref(CommandResultSchema, { description: 'The settlement event and the character after it.' }), ...problems(400, 401, 403, 404, 409, 422) },
+        response: {
+          201: ref(CommandResultSchema, { description: 'The settlement event and the character after it.' }),
+          ...problems(400, 401, 403, 404, 409, 422),
+        },
       },
     },
     async (request, reply) => {

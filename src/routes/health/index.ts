@@ -7,6 +7,8 @@ const health: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/health/live',
     {
+      // Liveness stays green under load: a busy process is not a dead one to restart.
+      config: { rateLimit: false, loadShedding: false },
       schema: {
         tags: ['Health'],
         operationId: 'getLiveness',
@@ -21,15 +23,17 @@ const health: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/health/ready',
     {
+      // Rate limits never hide readiness; load shedding does, on purpose: it is what a balancer should see.
+      config: { rateLimit: false },
       schema: {
         tags: ['Health'],
         operationId: 'getReadiness',
         summary: 'Can the service take traffic?',
         description:
-          'Answers 200 when the database answers and every migration is applied; 503 otherwise, so a load balancer stops sending requests here.',
+          'Answers 200 when the database answers and every migration is applied; 503 otherwise — also while the instance is overloaded — so a load balancer stops sending requests here.',
         response: {
           200: ref(ReadinessSchema),
-          503: problem('The database is unreachable or migrations are pending.'),
+          503: problem('The database is unreachable, migrations are pending, or the instance is overloaded.'),
         },
       },
     },
