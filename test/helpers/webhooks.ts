@@ -1,5 +1,8 @@
 import type { Static } from 'typebox'
-import type { App } from '../../src/app.js'
+import type { Test } from 'tap'
+import { Writable } from 'node:stream'
+import { buildApp, type App } from '../../src/app.js'
+import type { Config } from '../../src/config.js'
 import type {
   CreatedWebhookEndpointSchema,
   WebhookDeliverySchema,
@@ -17,6 +20,26 @@ export const FAST_WEBHOOKS = {
   WEBHOOK_ALLOW_PRIVATE: 'true',
   WEBHOOK_RETRY_SCHEDULE: '0.05,0.05,0.05,0.05',
   WEBHOOK_POLL_INTERVAL_MS: '50',
+}
+
+/**
+ * An app on `config` whose log tells which deliveries it sent: `sent` collects the delivery id
+ * of every "webhook delivered" line, so a test running two instances can tell them apart.
+ */
+export async function startLoggingInstance(t: Test, config: Config): Promise<{ app: App; sent: string[] }> {
+  const sent: string[] = []
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n')) {
+        if (line.includes('"webhook delivered"')) sent.push(JSON.parse(line).deliveryId)
+      }
+      done()
+    },
+  })
+  const app = await buildApp(config, { logger: { level: 'debug', stream } })
+  t.teardown(() => app.close())
+  await app.ready()
+  return { app, sent }
 }
 
 export const webhooksUrl = (campaignId: string) => `/v1/campaigns/${campaignId}/webhooks`

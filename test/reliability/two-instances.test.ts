@@ -1,6 +1,4 @@
 import t from 'tap'
-import { Writable } from 'node:stream'
-import { buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
 import { NO_LIMITS } from '../helpers/build-app.js'
 import { freshDatabaseUrl, TEST_DATABASE_URL } from '../helpers/database.js'
@@ -15,7 +13,7 @@ import {
   setUpTable,
 } from '../helpers/reliability.js'
 import { eventually, startReceiver } from '../helpers/webhook-receiver.js'
-import { FAST_WEBHOOKS } from '../helpers/webhooks.js'
+import { FAST_WEBHOOKS, startLoggingInstance } from '../helpers/webhooks.js'
 
 const CHARACTERS = scale(3, 8)
 const ROLLS = scale(240, 2_400)
@@ -38,20 +36,8 @@ t.test(
       LOG_LEVEL: 'debug',
     })
 
-    /** Each instance logs to its own stream, so the test can tell which one sent which delivery. */
     const startInstance = async () => {
-      const sent: string[] = []
-      const stream = new Writable({
-        write(chunk, _encoding, done) {
-          for (const line of String(chunk).split('\n')) {
-            if (line.includes('"webhook delivered"')) sent.push(JSON.parse(line).deliveryId)
-          }
-          done()
-        },
-      })
-      const app = await buildApp(config, { logger: { level: 'debug', stream } })
-      t.teardown(() => app.close())
-      await app.ready()
+      const { app, sent } = await startLoggingInstance(t, config)
       return { app, client: injectClient(app), sent }
     }
     const one = await startInstance()

@@ -1,6 +1,4 @@
 import t from 'tap'
-import { Writable } from 'node:stream'
-import { buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
 import { freshDatabaseUrl, TEST_DATABASE_URL } from '../helpers/database.js'
 import { eventually, startReceiver } from '../helpers/webhook-receiver.js'
@@ -10,6 +8,7 @@ import {
   createWebhook,
   FAST_WEBHOOKS,
   newSession,
+  startLoggingInstance,
   type CreatedWebhook,
 } from '../helpers/webhooks.js'
 
@@ -32,22 +31,7 @@ t.test(
       LOG_LEVEL: 'debug',
     })
 
-    /** Each instance logs through its own stream, so the test can tell which one sent what. */
-    const startInstance = async () => {
-      const sent: string[] = []
-      const stream = new Writable({
-        write(chunk, _encoding, done) {
-          for (const line of String(chunk).split('\n')) {
-            if (line.includes('"webhook delivered"')) sent.push(JSON.parse(line).deliveryId)
-          }
-          done()
-        },
-      })
-      const app = await buildApp(config, { logger: { level: 'debug', stream } })
-      t.teardown(() => app.close())
-      await app.ready()
-      return { app, sent }
-    }
+    const startInstance = () => startLoggingInstance(t, config)
     const one = await startInstance()
     const two = await startInstance()
 

@@ -1,52 +1,10 @@
 import t from 'tap'
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
-import { fileURLToPath } from 'node:url'
 import { Webhook } from 'standardwebhooks'
 import { freshDatabaseUrl } from '../helpers/database.js'
+import { call, startServer, untilReady } from '../helpers/server-process.js'
 import { startReceiver, unusedPort } from '../helpers/webhook-receiver.js'
 
-const SERVER = fileURLToPath(new URL('../../src/server.ts', import.meta.url))
 const EVENTS = 40
-
-function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
-    env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  child.stdout.on('data', (chunk) => (output += chunk))
-  child.stderr.on('data', (chunk) => (output += chunk))
-  const exited = once(child, 'exit')
-  return { child, exited, output: () => output }
-}
-
-async function untilReady(base: string, server: ReturnType<typeof startServer>) {
-  for (let i = 0; i < 600; i++) {
-    if (server.child.exitCode !== null) throw new Error(`the server exited: ${server.output()}`)
-    const ready = await fetch(`${base}/health/ready`).then(
-      (res) => res.ok,
-      () => false,
-    )
-    if (ready) return
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error(`the server never became ready: ${server.output()}`)
-}
-
-async function call(base: string, path: string, key: string | null, body?: unknown): Promise<any> {
-  const res = await fetch(`${base}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: {
-      ...(key ? { authorization: `Bearer ${key}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  })
-  const json = await res.json()
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`)
-  return json
-}
 
 t.test('the service killed with SIGKILL mid-dispatch delivers every event at least once after a restart', async (t) => {
   // The same database across the restart: a PGlite directory, or a fresh PostgreSQL database.
@@ -69,10 +27,10 @@ t.test('the service killed with SIGKILL mid-dispatch delivers every event at lea
   })
 
   const port = await unusedPort()
-  const base = `http://127.0.0.1:${port}`
-  const first = startServer({ ...env, PORT: String(port) })
+  const first = startServer(port, env)
+  const base = first.base
   t.teardown(() => first.child.kill('SIGKILL'))
-  await untilReady(base, first)
+  await untilReady(first)
 
   const { campaign, gmKey } = await call(base, '/v1/campaigns', null, { name: 'Crash test', ruleset: 'shock-meters' })
   const webhook = await call(base, `/v1/campaigns/${campaign.id}/webhooks`, gmKey.key, { url: receiver.url })
@@ -89,9 +47,9 @@ t.test('the service killed with SIGKILL mid-dispatch delivers every event at lea
   t.ok(beforeRestart < EVENTS, `it was killed mid-dispatch (${beforeRestart} of ${EVENTS} events delivered)`)
 
   slow = false
-  const second = startServer({ ...env, PORT: String(port) })
+  const second = startServer(port, env)
   t.teardown(() => second.child.kill('SIGKILL'))
-  await untilReady(base, second)
+  await untilReady(second)
   const history = await call(base, `/v1/campaigns/${campaign.id}/events?limit=100`, gmKey.key)
   const eventIds = new Set<string>(history.data.map((event: { id: string }) => event.id))
   t.equal(eventIds.size, EVENTS, 'every acknowledged event survived the kill')
