@@ -1,4 +1,5 @@
-// A CPU profile of the server under one load: `tsx bench/profile.ts stateful|stateless [seconds]`.
+// A CPU profile of the server under one load: `tsx bench/profile.ts stateful|stateless|echo [seconds] [dir]
+// [pg-port]` (echo: the stateless benchmark's baseline route).
 // Starts its own PostgreSQL and server (node --cpu-prof), runs the load, and prints where the
 // server's CPU went (bench/profile-summary.ts). The .cpuprofile is kept for Chrome DevTools.
 import { mkdirSync, rmSync } from 'node:fs'
@@ -8,10 +9,18 @@ import { createParties, targetsOf } from './lib/fixtures.js'
 import { startPostgres } from './lib/postgres.js'
 import { pinSelf, startServer } from './lib/server.js'
 import { summarise } from './profile-summary.js'
-import { RESOLVE_BODY } from './stateless.js'
+import { ECHO_BODY, RESOLVE_BODY } from './stateless.js'
 import { rollLoad } from './stateful.js'
 
-export async function profile(kind: 'stateful' | 'stateless', seconds: number, workDir: string, pgPort: number) {
+export type ProfileKind = 'stateful' | 'stateless' | 'echo'
+
+/** The requests of the stateless benchmark (target 1) and of its baseline, the echo route. */
+const POSTS = {
+  stateless: { path: '/v1/resolve/shock-meters/stress-check', body: RESOLVE_BODY },
+  echo: { path: '/bench/echo', body: ECHO_BODY },
+} as const
+
+export async function profile(kind: ProfileKind, seconds: number, workDir: string, pgPort: number) {
   const profileDir = join(workDir, `profile-${kind}`)
   rmSync(profileDir, { recursive: true, force: true })
   mkdirSync(profileDir, { recursive: true })
@@ -25,20 +34,8 @@ export async function profile(kind: 'stateful' | 'stateless', seconds: number, w
     })
     const file = join(profileDir, `${kind}.cpuprofile`)
     try {
-      if (kind === 'stateless') {
-        const resolve = (duration: number) =>
-          load({
-            url: `${server.url}/v1/resolve/shock-meters/stress-check`,
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: RESOLVE_BODY,
-            connections: 10,
-            duration,
-          })
-        await resolve(3)
-        await server.startProfile()
-        await resolve(seconds)
-      } else {
+      let requests: number
+      if (kind === 'stateful') {
         const parties = await createParties(server.url, {
           campaigns: 20,
           characters: 5,
@@ -46,10 +43,26 @@ export async function profile(kind: 'stateful' | 'stateless', seconds: number, w
         })
         await rollLoad(server, targetsOf(parties), 10, 3)
         await server.startProfile()
-        await rollLoad(server, targetsOf(parties), 10, seconds)
+        requests = (await rollLoad(server, targetsOf(parties), 10, seconds)).requests
+      } else {
+        const { path, body } = POSTS[kind]
+        const post = (duration: number) =>
+          load({
+            url: `${server.url}${path}`,
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body,
+            connections: 10,
+            duration,
+          })
+        await post(3)
+        await server.startProfile()
+        requests = (await post(seconds)).requests
       }
       await server.stopProfile(file)
-      return { file, ...summarise(file, 20) }
+      const summary = summarise(file, 20)
+      // The server's busy time per request (the profiler's own overhead included).
+      return { file, requests, cpuPerRequestUs: Math.round((summary.busyMs * 1000) / requests), ...summary }
     } finally {
       await server.stop()
     }
@@ -60,9 +73,12 @@ export async function profile(kind: 'stateful' | 'stateless', seconds: number, w
 
 if (process.argv[1]?.endsWith('profile.ts')) {
   pinSelf()
-  const kind = process.argv[2] === 'stateless' ? 'stateless' : 'stateful'
-  const result = await profile(kind, Number(process.argv[3] ?? 20), '/tmp/nerve-bench', 56544)
-  console.log(`${result.file}: busy ${result.busyMs} ms`)
+  const kind = process.argv[2] === 'stateless' || process.argv[2] === 'echo' ? process.argv[2] : 'stateful'
+  const [, , , seconds = '20', workDir = '/tmp/nerve-bench', pgPort = '56544'] = process.argv
+  const result = await profile(kind, Number(seconds), workDir, Number(pgPort))
+  console.log(
+    `${result.file}: busy ${result.busyMs} ms for ${result.requests} requests, ${result.cpuPerRequestUs} µs each`,
+  )
   for (const { area, share } of result.areas) console.log(`  ${share.padStart(6)}  ${area}`)
   console.log('heaviest functions (self time):')
   for (const { name, share } of result.functions) console.log(`  ${share.padStart(6)}  ${name}`)

@@ -19,7 +19,7 @@ export const RESOLVE_BODY = JSON.stringify({
   request: { meter: 'violence', rank: 4, trigger: 'kill-in-fight', response: 'panic' },
 })
 
-const ECHO_BODY = JSON.stringify({ message: 'Shot the cultist on the stairs', count: 4 })
+export const ECHO_BODY = JSON.stringify({ message: 'Shot the cultist on the stairs', count: 4 })
 
 /**
  * Target 1: `POST /v1/resolve/shock-meters/stress-check` against a minimal TypeBox-validated

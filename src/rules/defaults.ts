@@ -137,3 +137,63 @@ function unionDefaults(branches: TSchema[]): FillDefaults {
     return value
   }
 }
+
+/** The JSON types a schema's values may have; `undefined` when the schema does not say. */
+function jsonTypes(schema: TSchema): Set<string> | undefined {
+  if (Type.IsObject(schema) || Type.IsRecord(schema)) return new Set(['object'])
+  if (Type.IsArray(schema) || Type.IsTuple(schema)) return new Set(['array'])
+  if (Type.IsNull(schema)) return new Set(['null'])
+  if (Type.IsString(schema)) return new Set(['string'])
+  if (Type.IsNumber(schema) || Type.IsInteger(schema)) return new Set(['number'])
+  if (Type.IsBoolean(schema)) return new Set(['boolean'])
+  if (Type.IsLiteral(schema)) return new Set([typeof schema.const])
+  if (Type.IsUnion(schema)) {
+    const types = new Set<string>()
+    for (const branch of schema.anyOf) {
+      const branchTypes = jsonTypes(branch)
+      if (branchTypes === undefined) return undefined
+      for (const type of branchTypes) types.add(type)
+    }
+    return types
+  }
+  return undefined
+}
+
+function overlap(a: Set<string> | undefined, b: Set<string> | undefined): boolean {
+  return a === undefined || b === undefined || [...a].some((type) => b.has(type))
+}
+
+/**
+ * Whether filling the schema's defaults leaves every value that already passes the schema as
+ * it is, so that such a value can skip the fill. It does unless an optional property has a
+ * default somewhere (a passing value may leave it out, and the fill adds it), a kind is filled
+ * by TypeBox's own walk, or a union branch with defaults comes before another branch taking
+ * the same JSON type (the fill could turn a value of the later branch into the earlier one).
+ */
+export function fillKeepsValid(schema: TSchema): boolean {
+  if (!hasDefaults(schema)) return true
+  if (Type.IsCyclic(schema) || Type.IsIntersect(schema) || Type.IsRef(schema) || Type.IsTuple(schema)) return false
+  if (Type.IsArray(schema)) return fillKeepsValid(schema.items)
+  if (Type.IsObject(schema)) {
+    const properties = Object.values(schema.properties as Record<string, TSchema>)
+    if (properties.some((property) => Type.IsOptional(property) && hasDefaults(property))) return false
+    if (!properties.every(fillKeepsValid)) return false
+    const additional = (schema as { additionalProperties?: unknown }).additionalProperties
+    return !isSchemaObject(additional) || fillKeepsValid(additional)
+  }
+  if (Type.IsRecord(schema)) {
+    const additional = (schema as { additionalProperties?: unknown }).additionalProperties
+    const entry = Type.RecordValue(schema as Parameters<typeof Type.RecordValue>[0]) as TSchema
+    return fillKeepsValid(entry) && (!isSchemaObject(additional) || fillKeepsValid(additional))
+  }
+  if (Type.IsUnion(schema)) {
+    const branches = schema.anyOf
+    if (!branches.every(fillKeepsValid)) return false
+    return branches.every(
+      (branch, i) =>
+        !hasDefaults(branch) || branches.slice(i + 1).every((later) => !overlap(jsonTypes(branch), jsonTypes(later))),
+    )
+  }
+  // Any other kind has at most a default of its own, which only fills a missing value.
+  return true
+}

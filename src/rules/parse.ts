@@ -1,7 +1,7 @@
 import type { Static, TSchema } from 'typebox'
 import { Compile, type Validator } from 'typebox/compile'
 import { Value } from 'typebox/value'
-import { cloneJson, compileDefaults, type FillDefaults } from './defaults.js'
+import { cloneJson, compileDefaults, fillKeepsValid, type FillDefaults } from './defaults.js'
 import { RuleError } from './errors.js'
 
 interface SchemaError {
@@ -15,6 +15,8 @@ interface SchemaError {
 interface Parser {
   fillDefaults: FillDefaults
   validator: Validator
+  /** Filling defaults changes no value that already passes the check. */
+  keepsValid: boolean
 }
 
 // Each schema is compiled once: its defaults and its check are what a valid input costs; the
@@ -23,8 +25,21 @@ const parsers = new WeakMap<TSchema, Parser>()
 
 function parserOf(schema: TSchema): Parser {
   let parser = parsers.get(schema)
-  if (!parser) parsers.set(schema, (parser = { fillDefaults: compileDefaults(schema), validator: Compile(schema) }))
+  if (!parser) {
+    parser = { fillDefaults: compileDefaults(schema), validator: Compile(schema), keepsValid: fillKeepsValid(schema) }
+    parsers.set(schema, parser)
+  }
   return parser
+}
+
+/**
+ * Whether `input` is already what `parseWith` would make of it: it passes the schema, and
+ * filling defaults would change nothing. Such a value needs only copying (a sheet sent back as
+ * Nerve returned it, or a sheet just resolved), not the fill and check of every field.
+ */
+export function passesAsIs(schema: TSchema, input: unknown): boolean {
+  const { validator, keepsValid } = parserOf(schema)
+  return keepsValid && validator.Check(input)
 }
 
 /**
@@ -38,6 +53,7 @@ export function parseWith<T extends TSchema>(
   root: '/request' | '/sheet' | '/settings',
   code: string,
 ): Static<T> {
+  if (passesAsIs(schema, input)) return cloneJson(input) as Static<T>
   const { fillDefaults, validator } = parserOf(schema)
   const value = fillDefaults(cloneJson(input ?? {}))
   if (validator.Check(value)) return value as Static<T>

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { RULE_SETS } from '../../rules/index.js'
-import { resolveAction } from '../../rules/rule-set.js'
+import { resolveAction, resolveNormalized } from '../../rules/rule-set.js'
 import { problem, ref } from '../../schemas/ref.js'
-import { pascalCase, resolutionSchema, resolveBodySchema } from '../../schemas/resolution.js'
+import { pascalCase, resolutionCheck, resolutionSchema, resolveBodySchema } from '../../schemas/resolution.js'
 
 /** One route per rule-set action, so each has its own exact schema and example in the OpenAPI document. */
 const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -10,18 +10,24 @@ const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
     for (const action of ruleSet.actions) {
       const body = resolveBodySchema(ruleSet, action)
       const resolution = resolutionSchema(ruleSet, action)
+      const fits = resolutionCheck(ruleSet, action)
+      const normalized = new WeakMap<object, { sheet: unknown; settings: unknown }>()
       app.addSchema(body)
       app.addSchema(resolution)
       app.post(
         `/v1/resolve/${ruleSet.id}/${action.name}`,
         {
           // The rule set fills a sheet's defaults (including those Ajv cannot reach inside
-          // nullable parts) and names the first bad field, before the schema check.
+          // nullable parts), names the first bad field and checks the whole sheet against its
+          // schema, before the schema check of the body. The sheet then leaves the body, so that
+          // check covers the rest and does not walk the sheet a second time.
           preValidation: async (request) => {
             const input = request.body as { sheet?: unknown; settings?: unknown } | null
             if (typeof input !== 'object' || input === null || typeof input.sheet !== 'object' || input.sheet === null)
               return
-            input.sheet = ruleSet.normalizeSheet(input.sheet, ruleSet.normalizeSettings(input.settings ?? {}))
+            const settings = ruleSet.normalizeSettings(input.settings ?? {})
+            normalized.set(request, { sheet: ruleSet.normalizeSheet(input.sheet, settings), settings })
+            input.sheet = undefined
           },
           schema: {
             tags: ['Resolve'],
@@ -37,7 +43,22 @@ const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
             },
           },
         },
-        async (request) => resolveAction(ruleSet, action, { ...request.body, sheet: request.body.sheet ?? {} }),
+        async (request, reply) => {
+          const { request: asked, dice, settings } = request.body
+          const checked = normalized.get(request)
+          const resolved =
+            checked === undefined
+              ? resolveAction(ruleSet, action, { sheet: {}, request: asked, dice, settings })
+              : resolveNormalized(ruleSet, action, {
+                  sheet: checked.sheet,
+                  settings: checked.settings,
+                  request: asked,
+                  dice,
+                })
+          // Checked against the response schema, so it is sent exactly as it is.
+          if (!fits(resolved)) throw new Error(`the ${action.name} resolution does not fit its response schema`)
+          return reply.serializer(JSON.stringify).send(resolved)
+        },
       )
     }
   }

@@ -17,18 +17,18 @@ import {
   type ShockMetersSettings,
   type ShockMetersSheet,
 } from './sheet-schema.js'
-import { parseWith } from '../parse.js'
+import { cloneJson } from '../defaults.js'
+import { parseWith, passesAsIs } from '../parse.js'
 
 const DerivedFields = ['abilities', 'totalHardened', 'burnedOut'] as const
 
 /** Fills defaults, checks the sheet, and recomputes abilities, total hardened and burn-out. */
 export function normalizeSheet(input: unknown): ShockMetersSheet {
-  // Derived fields are recomputed, so whatever a caller sent back in them is not checked.
-  const withoutDerived =
-    input !== null && typeof input === 'object' && !Array.isArray(input)
-      ? Object.fromEntries(Object.entries(input).filter(([key]) => !(DerivedFields as readonly string[]).includes(key)))
-      : input
-  const sheet = parseWith(ShockMetersSheetSchema, withoutDerived, '/sheet', 'SHEET_INVALID')
+  // Derived fields are recomputed, so whatever a caller sent back in them is not checked; a
+  // complete sheet whose derived fields are in range (as Nerve returns it) is only copied.
+  const sheet = passesAsIs(ShockMetersSheetSchema, input)
+    ? cloneJson(input as ShockMetersSheet)
+    : parseWith(ShockMetersSheetSchema, withoutDerived(input), '/sheet', 'SHEET_INVALID')
   requireUniqueNames(sheet.identities, '/sheet/identities', 'identity')
   requireUniqueNames(sheet.relationships, '/sheet/relationships', 'relationship')
   if (sheet.lastCheck !== null && sheet.lastCheck.number > sheet.stressChecks) {
@@ -40,6 +40,13 @@ export function normalizeSheet(input: unknown): ShockMetersSheet {
     )
   }
   return derive(sheet)
+}
+
+function withoutDerived(input: unknown): unknown {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) return input
+  return Object.fromEntries(
+    Object.entries(input).filter(([key]) => !(DerivedFields as readonly string[]).includes(key)),
+  )
 }
 
 export function normalizeSettings(input: unknown): ShockMetersSettings {

@@ -165,7 +165,7 @@ export function runStressCheck(sheet: ShockMetersSheet, input: CheckInput, dice:
   const defence = chooseDefence(sheet, input.meter, input.identity)
   const gauge = sheet.meters[input.meter]
   const number = sheet.stressChecks + 1
-  const base = {
+  const asked: AskedCheck = {
     number,
     meter: input.meter,
     rank: input.rank,
@@ -174,25 +174,20 @@ export function runStressCheck(sheet: ShockMetersSheet, input: CheckInput, dice:
     passion: input.passion,
     response: input.response,
     disorder: input.disorder,
-    changedBy: null,
-    therapy: null,
-    closed: false,
   }
   const counted = { ...sheet, stressChecks: number }
 
   if (gauge.hardened >= input.rank || sheet.stressed !== null) {
-    const avoidedBecause = gauge.hardened >= input.rank ? 'hardened' : 'stressed'
-    const lastCheck: LastCheck = {
-      ...base,
+    const lastCheck = recordCheck(asked, {
       result: 'avoided',
-      avoidedBecause,
+      avoidedBecause: gauge.hardened >= input.rank ? 'hardened' : 'stressed',
       defence: null,
       face: null,
       tier: null,
       marked: 'none',
       setStressed: false,
       trauma: false,
-    }
+    })
     const outcome = checkOutcome(sheet, { ...counted, lastCheck }, lastCheck, null)
     return { sheet: { ...counted, lastCheck }, outcome, summary: summarizeCheck(outcome, sheet) }
   }
@@ -200,9 +195,8 @@ export function runStressCheck(sheet: ShockMetersSheet, input: CheckInput, dice:
   const automatic = gauge.failed >= MAX_FAILED
   const face = automatic ? null : dice.roll(100, 'defence')
   const tier = face === null ? null : tierOf(face, defence.rating)
-  const effects = applyResult(counted, base, tier !== null && isSuccess(tier))
-  const lastCheck: LastCheck = {
-    ...base,
+  const effects = applyResult(counted, asked, tier !== null && isSuccess(tier))
+  const lastCheck = recordCheck(asked, {
     result: automatic ? 'automatic-failure' : tier !== null && isSuccess(tier) ? 'passed' : 'failed',
     avoidedBecause: null,
     defence: automatic ? null : defence,
@@ -211,10 +205,51 @@ export function runStressCheck(sheet: ShockMetersSheet, input: CheckInput, dice:
     marked: effects.marked,
     setStressed: effects.setStressed,
     trauma: effects.trauma,
-  }
+  })
   const after = { ...effects.sheet, lastCheck }
   const outcome = checkOutcome(sheet, after, lastCheck, effects.disorder)
   return { sheet: after, outcome, summary: summarizeCheck(outcome, sheet) }
+}
+
+/** What a check was asked to do, before it is rolled. */
+type AskedCheck = Pick<
+  LastCheck,
+  'number' | 'meter' | 'rank' | 'trigger' | 'cause' | 'passion' | 'response' | 'disorder'
+>
+
+/**
+ * A new check's record, nothing yet changed by a passion or therapy. Written out field by field:
+ * adding fields to a spread copy (`{ ...asked, result }`) makes V8 build a new hidden class for
+ * every field of every check, which cost more than the rest of the roll.
+ */
+function recordCheck(
+  asked: AskedCheck,
+  done: Pick<
+    LastCheck,
+    'result' | 'avoidedBecause' | 'defence' | 'face' | 'tier' | 'marked' | 'setStressed' | 'trauma'
+  >,
+): LastCheck {
+  return {
+    number: asked.number,
+    meter: asked.meter,
+    rank: asked.rank,
+    trigger: asked.trigger,
+    cause: asked.cause,
+    passion: asked.passion,
+    response: asked.response,
+    disorder: asked.disorder,
+    changedBy: null,
+    therapy: null,
+    closed: false,
+    result: done.result,
+    avoidedBecause: done.avoidedBecause,
+    defence: done.defence,
+    face: done.face,
+    tier: done.tier,
+    marked: done.marked,
+    setStressed: done.setStressed,
+    trauma: done.trauma,
+  }
 }
 
 export function checkOutcome(
