@@ -1,25 +1,39 @@
 import { execFileSync } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createParties, rollBody, rollPath, targetsOf, type Target } from './lib/fixtures.js'
 import { load, type LoadResult } from './lib/load.js'
 import { withClient } from './lib/postgres.js'
 import { LOAD_CORE, pinned, type BenchServer } from './lib/server.js'
-import { median, round } from './lib/stats.js'
+import { median, percentile, round } from './lib/stats.js'
 
 export interface PgbenchResult {
   tps: number
   /** Mean latency in ms, as pgbench reports it. */
   latency: number
+  /** Percentiles in ms of pgbench's own per-transaction latencies (its `--log`), when asked for. */
+  p50?: number
+  p99?: number
 }
 
-export interface StatefulResult {
-  runs: { pgbench: PgbenchResult; nerve: LoadResult; ratio: number }[]
+interface Medians {
   pgbenchTps: number
+  pgbenchP50: number
+  pgbenchP99: number
   nerveRps: number
   nerveP50: number
   nerveP99: number
   ratio: number
+}
+
+type Run = { pgbench: PgbenchResult; nerve: LoadResult; ratio: number }
+
+export interface StatefulResult extends Medians {
+  connections: number
+  runs: Run[]
+  /** The same pair at fewer connections, in the same runs: what a lower p99 costs in throughput. */
+  fewer: (Medians & { connections: number; runs: Run[] }) | null
 }
 
 const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`
@@ -46,8 +60,15 @@ END;
 export function runPgbench(
   databaseUrl: string,
   script: string,
-  options: { seconds: number; connections: number; variables: Record<string, string | number> },
+  options: {
+    seconds: number
+    connections: number
+    variables: Record<string, string | number>
+    /** Log every transaction (client, number, latency in µs, …) for the percentiles pgbench does not print. */
+    percentiles?: boolean
+  },
 ): PgbenchResult {
+  const logDir = options.percentiles ? mkdtempSync(join(tmpdir(), 'nerve-pgbench-')) : null
   const [command, args] = pinned(LOAD_CORE, 'pgbench', [
     '-n',
     '-M',
@@ -59,16 +80,28 @@ export function runPgbench(
     '-T',
     String(options.seconds),
     ...Object.entries(options.variables).flatMap(([name, value]) => ['-D', `${name}=${value}`]),
+    ...(logDir ? ['--log', `--log-prefix=${join(logDir, 'tx')}`] : []),
     '-f',
     script,
     databaseUrl,
   ])
-  const output = execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
-  const tps = Number(/tps = ([\d.]+)/.exec(output)?.[1])
-  const latency = Number(/latency average = ([\d.]+) ms/.exec(output)?.[1])
-  const failed = Number(/number of failed transactions: (\d+)/.exec(output)?.[1] ?? 0)
-  if (!tps || failed) throw new Error(`pgbench failed:\n${output}`)
-  return { tps, latency }
+  try {
+    const output = execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+    const tps = Number(/tps = ([\d.]+)/.exec(output)?.[1])
+    const latency = Number(/latency average = ([\d.]+) ms/.exec(output)?.[1])
+    const failed = Number(/number of failed transactions: (\d+)/.exec(output)?.[1] ?? 0)
+    if (!tps || failed) throw new Error(`pgbench failed:\n${output}`)
+    if (!logDir) return { tps, latency }
+    const latencies = readdirSync(logDir).flatMap((file) =>
+      readFileSync(join(logDir, file), 'utf8')
+        .split('\n')
+        .map((line) => Number(line.split(' ')[2]) / 1000)
+        .filter((ms) => Number.isFinite(ms)),
+    )
+    return { tps, latency, p50: round(percentile(latencies, 50), 2), p99: round(percentile(latencies, 99), 2) }
+  } finally {
+    if (logDir) rmSync(logDir, { recursive: true, force: true })
+  }
 }
 
 /** Rolls on random characters of the targets, as fast as `connections` clients can. */
@@ -97,13 +130,22 @@ export function rollLoad(server: BenchServer, targets: Target[], connections: nu
 
 /**
  * Target 2: rolls through the API at `connections` clients against pgbench running the same
- * transaction on the same database, alternating, `runs` times.
+ * transaction on the same database, alternating, `runs` times — and the same pair at
+ * `fewerConnections`. pgbench's own latency percentiles come from its per-transaction log.
  */
 export async function benchStateful(
   server: BenchServer,
   databaseUrl: string,
   workDir: string,
-  options: { runs: number; seconds: number; connections: number; campaigns: number; characters: number },
+  options: {
+    runs: number
+    seconds: number
+    connections: number
+    /** A second, lower number of connections measured in every run (0: none). */
+    fewerConnections: number
+    campaigns: number
+    characters: number
+  },
 ): Promise<StatefulResult & { targets: Target[] }> {
   const parties = await createParties(server.url, {
     campaigns: options.campaigns,
@@ -132,31 +174,45 @@ export async function benchStateful(
     )
     writeFileSync(script, pgbenchScript(event.sheet, event.payload, event.actor))
   })
-  const pgbenchOptions = {
-    seconds: options.seconds,
-    connections: options.connections,
-    variables: { targets: targets.length },
-  }
-  runPgbench(databaseUrl, script, { ...pgbenchOptions, seconds: 3 })
+  const variables = { targets: targets.length }
+  runPgbench(databaseUrl, script, { seconds: 3, connections: options.connections, variables })
 
-  const runs: StatefulResult['runs'] = []
+  // Each run measures pgbench, then Nerve, at the target's connections and then at fewer.
+  const levels = [options.connections, ...(options.fewerConnections ? [options.fewerConnections] : [])]
+  const runsAt = new Map<number, Run[]>(levels.map((connections) => [connections, []]))
   for (let run = 0; run < options.runs; run++) {
-    const pgbench = runPgbench(databaseUrl, script, pgbenchOptions)
-    const nerve = await rollLoad(server, targets, options.connections, options.seconds)
-    if (nerve.non2xx || nerve.errors) throw new Error(`stateful run failed: ${JSON.stringify(nerve)}`)
-    const ratio = nerve.requestsPerSecond / pgbench.tps
-    runs.push({ pgbench, nerve, ratio })
-    console.log(
-      `  run ${run + 1}: pgbench ${round(pgbench.tps, 0)} tps, Nerve ${round(nerve.requestsPerSecond, 0)} req/s (p50 ${nerve.p50} ms, p99 ${nerve.p99} ms), ratio ${round(ratio * 100, 0)}%`,
-    )
+    for (const connections of levels) {
+      const pgbench = runPgbench(databaseUrl, script, {
+        seconds: options.seconds,
+        connections,
+        variables,
+        percentiles: true,
+      })
+      const nerve = await rollLoad(server, targets, connections, options.seconds)
+      if (nerve.non2xx || nerve.errors) throw new Error(`stateful run failed: ${JSON.stringify(nerve)}`)
+      const ratio = nerve.requestsPerSecond / pgbench.tps
+      runsAt.get(connections)!.push({ pgbench, nerve, ratio })
+      console.log(
+        `  run ${run + 1}, ${connections} connections: pgbench ${round(pgbench.tps, 0)} tps (p50 ${pgbench.p50} ms, p99 ${pgbench.p99} ms), Nerve ${round(nerve.requestsPerSecond, 0)} req/s (p50 ${nerve.p50} ms, p99 ${nerve.p99} ms), ratio ${round(ratio * 100, 0)}%`,
+      )
+    }
   }
-  return {
-    targets,
-    runs,
+  const mediansOf = (runs: Run[]): Medians => ({
     pgbenchTps: median(runs.map((r) => r.pgbench.tps)),
+    pgbenchP50: median(runs.map((r) => r.pgbench.p50 ?? NaN)),
+    pgbenchP99: median(runs.map((r) => r.pgbench.p99 ?? NaN)),
     nerveRps: median(runs.map((r) => r.nerve.requestsPerSecond)),
     nerveP50: median(runs.map((r) => r.nerve.p50)),
     nerveP99: median(runs.map((r) => r.nerve.p99)),
     ratio: median(runs.map((r) => r.ratio)),
+  })
+  const runs = runsAt.get(options.connections)!
+  const fewer = options.fewerConnections ? runsAt.get(options.fewerConnections)! : null
+  return {
+    targets,
+    connections: options.connections,
+    runs,
+    ...mediansOf(runs),
+    fewer: fewer && { connections: options.fewerConnections, runs: fewer, ...mediansOf(fewer) },
   }
 }

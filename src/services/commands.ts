@@ -8,7 +8,7 @@ import { parseWith } from '../rules/parse.js'
 import { RuleError } from '../rules/errors.js'
 import { resolveAction, type RuleAction, type RuleSet } from '../rules/rule-set.js'
 import { actorOf, type OnCommit, type ServiceContext } from './context.js'
-import { lockCharacter, ruleSetOfCampaign, sheetWithSettings } from './characters.js'
+import { lockCharacter, ruleSetOfCampaign } from './characters.js'
 import { recordChange, type Recorded } from './event-log.js'
 import type { EventPayload } from './views.js'
 
@@ -113,8 +113,15 @@ async function perform(
     }
     // Settling (or re-rolling) a GM-only roll stays GM-only (as its revert does): a public follow-up would show players the hidden roll.
     const settled = causationId ? await tx.events.find(principal.campaign.id, causationId) : null
-    const { ruleSet, settings, sheet } = sheetWithSettings(principal, character.sheet)
-    const resolved = resolveStored(ruleSet, action, { sheet, request: body.request, dice: body.dice, settings })
+    const ruleSet = ruleSetOfCampaign(principal)
+    const settings = ruleSet.normalizeSettings(principal.campaign.settings)
+    // resolveAction re-checks the stored sheet against these settings itself: it is not normalised here too.
+    const resolved = resolveStored(ruleSet, action, {
+      sheet: character.sheet,
+      request: body.request,
+      dice: body.dice,
+      settings,
+    })
     const recorded = await recordChange(tx, {
       campaign: principal.campaign,
       character,
