@@ -13,6 +13,8 @@ import createClient from 'openapi-fetch'
 import type { components, paths } from './schema.js'
 
 export type Event = components['schemas']['Event']
+/** An event in a history page: its sheets are absent when the page is read with `sheets: 'none'`. */
+export type ListedEvent = components['schemas']['ListedEvent']
 export type Character = components['schemas']['Character']
 type Problem = components['schemas']['Problem']
 
@@ -22,7 +24,7 @@ export interface ExampleResult {
   character: Character
   roll: Event
   decision: Event | null
-  history: Event[]
+  history: ListedEvent[]
 }
 
 /** Every call answers `{ data }` or `{ error }` (an RFC 9457 problem); a VTT would show the detail to the GM. */
@@ -80,7 +82,7 @@ export async function main(baseUrl = process.env.NERVE_URL ?? 'http://127.0.0.1:
   }
 
   // The history, page by page: pass each page's nextCursor as `after`.
-  const history: Event[] = []
+  const history: ListedEvent[] = []
   let after: number | null = 0
   while (after !== null) {
     const page: components['schemas']['EventList'] = ok(

@@ -13,7 +13,7 @@ import {
   UpdateCampaignSchema,
 } from './campaigns.js'
 import { CharacterListSchema, CharacterSchema, CreateCharacterSchema, PatchCharacterSchema } from './characters.js'
-import { CommandResultSchema, EventListSchema, EventSchema } from './events.js'
+import { CommandResultSchema, EventListSchema, EventSchema, ListedEventSchema } from './events.js'
 import { LivenessSchema, ReadinessSchema } from './health.js'
 import { ProblemSchema } from './problem.js'
 import { PendingDecisionSchema } from './resolution.js'
@@ -65,6 +65,7 @@ export const SHARED_SCHEMAS: TSchema[] = uniqueById([
   PatchCharacterSchema,
   CharacterListSchema,
   EventSchema,
+  ListedEventSchema,
   EventListSchema,
   CommandResultSchema,
   AuditReportSchema,

@@ -9,6 +9,8 @@ export interface HistoryQuery {
   limit?: number | undefined
   characterId?: string | undefined
   type?: string | undefined
+  /** `none` leaves `sheetBefore` and `sheetAfter` out of every event. */
+  sheets?: 'full' | 'none' | undefined
 }
 
 /**
@@ -17,12 +19,13 @@ export interface HistoryQuery {
  * which keeps a page's cost flat however deep the history is.
  */
 export async function listEventsJson(store: Store, principal: Principal, query: HistoryQuery): Promise<string> {
-  const limit = pageSize(query.limit)
-  const rows = await store.events.listAsJson(principal.campaign.id, {
-    ...query,
-    limit,
-    publicOnly: principal.role !== 'gm',
-  })
+  const { sheets, ...filter } = query
+  const limit = pageSize(filter.limit)
+  const rows = await store.events.listAsJson(
+    principal.campaign.id,
+    { ...filter, limit, publicOnly: principal.role !== 'gm' },
+    { sheets: sheets !== 'none' },
+  )
   const { page, hasMore, nextCursor } = pageOf(rows, limit, (row) => row.seq)
   return `{"data":[${page.map((row) => row.json).join(',')}],"hasMore":${hasMore},"nextCursor":${nextCursor}}`
 }

@@ -150,6 +150,55 @@ t.test('type filters the history to one kind of event, and combines with the cur
   t.equal(page.hasMore, true, 'more of Ada’s rolls follow')
 })
 
+t.test('sheets=none returns the same page without sheetBefore and sheetAfter', async (t) => {
+  const query = { characterId: ada.id, limit: 4, after: 2 }
+  const fullRes = await app.inject({ url: eventsUrl(campaignId, query), headers: campaign.auth })
+  const bareRes = await app.inject({ url: eventsUrl(campaignId, { ...query, sheets: 'none' }), headers: campaign.auth })
+  t.equal(bareRes.statusCode, 200, '200 OK')
+  t.match(bareRes.headers['content-type'], /^application\/json/, 'JSON, as without the option')
+  const full = fullRes.json() as Page
+  const bare = bareRes.json() as Page
+  t.equal(full.data.length, 4, 'a full page to compare')
+  t.ok(
+    full.data.every((event) => 'sheetBefore' in event && 'sheetAfter' in event),
+    'by default every event carries both sheets',
+  )
+  t.ok(
+    bare.data.every((event) => !('sheetBefore' in event) && !('sheetAfter' in event)),
+    'with sheets=none no event carries either sheet',
+  )
+  t.same(
+    bare.data,
+    full.data.map(({ sheetBefore: _before, sheetAfter: _after, ...rest }) => rest),
+    'every other field is the same, event for event',
+  )
+  t.same(
+    { hasMore: bare.hasMore, nextCursor: bare.nextCursor },
+    { hasMore: full.hasMore, nextCursor: full.nextCursor },
+    'the same cursor',
+  )
+  t.ok(bareRes.body.length < fullRes.body.length / 2, 'the page is much smaller')
+
+  const explicit = await app.inject({
+    url: eventsUrl(campaignId, { ...query, sheets: 'full' }),
+    headers: campaign.auth,
+  })
+  t.equal(explicit.body, fullRes.body, 'sheets=full is the default, byte for byte')
+})
+
+t.test('an unknown sheets value is 400 problem details naming the field', async (t) => {
+  for (const sheets of ['patch', 'NONE', '']) {
+    const res = await app.inject({ url: eventsUrl(campaignId, { sheets }), headers: campaign.auth })
+    t.equal(res.statusCode, 400, `sheets=${sheets} is 400 Bad Request`)
+    t.match(res.headers['content-type'], PROBLEM, 'as problem details')
+    t.match(
+      res.json().errors,
+      [{ pointer: '/querystring/sheets', detail: 'must be one of full, none' }],
+      'naming the field and its values',
+    )
+  }
+})
+
 t.test('GET /events/{eventId} returns one event; an unknown one is 404', async (t) => {
   const [first] = await allEvents(app, campaign.auth, campaignId)
   const res = await app.inject({ url: `/v1/campaigns/${campaignId}/events/${first!.id}`, headers: campaign.auth })
@@ -206,6 +255,17 @@ t.test('a GM-only roll is hidden from player keys and visible to the GM', async 
   t.notOk(
     filtered.some((event) => event.visibility === 'gm'),
     'a type filter does not reveal it either',
+  )
+  const bare = await allEvents(app, player.auth, ids.campaignId, { sheets: 'none' })
+  t.same(
+    bare.map((event) => event.id),
+    playerView.map((event) => event.id),
+    'sheets=none shows a player the same public events, and no GM-only one',
+  )
+  const gmBare = await allEvents(app, own.auth, ids.campaignId, { sheets: 'none' })
+  t.ok(
+    gmBare.some((event) => event.id === secret.event.id),
+    'while the GM still sees the GM-only roll with sheets=none',
   )
 
   const direct = await app.inject({

@@ -135,6 +135,29 @@ t.test('resuming with Last-Event-ID sends exactly the missed events, then live o
   t.equal((await byQuery.next())?.data.id, missed[0]!.event.id, '?after= resumes the same way')
 })
 
+t.test('a stream with sheets=none sends the events without their sheets', async (t) => {
+  const { campaign, ids, roll } = await setUp()
+  const seen = await roll()
+  const missed = await roll()
+  const stream = await open(ids.campaignId, campaign.auth, {}, `?after=${seen.event.seq}&sheets=none`)
+  t.teardown(() => stream.close())
+  const replayed = await stream.next()
+  const { sheetBefore: _before, sheetAfter: _after, ...bare } = missed.event
+  t.same(replayed?.data, bare, 'the missed event, every field but the sheets')
+  t.notOk(replayed && 'sheetAfter' in replayed.data, 'no sheetAfter')
+  t.notOk(replayed && 'sheetBefore' in replayed.data, 'no sheetBefore')
+
+  const full = await open(ids.campaignId, campaign.auth, {}, `?after=${seen.event.seq}`)
+  t.teardown(() => full.close())
+  t.same((await full.next())?.data, missed.event, 'by default the event comes whole, sheets included')
+
+  const bad = await fetch(`${address}/v1/campaigns/${ids.campaignId}/events/stream?sheets=patch`, {
+    headers: campaign.auth,
+  })
+  t.equal(bad.status, 400, 'an unknown sheets value is 400')
+  t.match(await bad.json(), { errors: [{ pointer: '/querystring/sheets' }] }, 'naming the field')
+})
+
 t.test('a stream without a resume point starts with the next new event', async (t) => {
   const { campaign, ids, roll } = await setUp()
   await roll()

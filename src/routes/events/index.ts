@@ -2,11 +2,18 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import Type from 'typebox'
 import { DiceRequestSchema } from '../../rules/dice.js'
 import { CampaignParams, IdempotencyHeaders, SeqCursor, Uuid } from '../../schemas/common.js'
-import { CommandResultSchema, EventListQuery, EventListSchema, EventSchema } from '../../schemas/events.js'
+import {
+  CommandResultSchema,
+  EventListQuery,
+  EventListSchema,
+  EventSchema,
+  SheetsOption,
+} from '../../schemas/events.js'
 import { problems, ref } from '../../schemas/ref.js'
 import { settleDecision } from '../../services/commands.js'
 import { currentSeq, streamEvents } from '../../services/event-stream.js'
 import { getEvent, listEventsJson } from '../../services/history.js'
+import type { EventView } from '../../services/views.js'
 import { replyOnce } from '../command-reply.js'
 
 const security = [{ bearerAuth: [] }]
@@ -46,7 +53,7 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listEvents',
         summary: 'Read the campaign’s history',
         description:
-          'Every event in sequence order, a page at a time (`after` = the last `seq` you have). Filter by character and type. Player keys see public events only.',
+          'Every event in sequence order, a page at a time (`after` = the last `seq` you have). Filter by character and type. Player keys see public events only.\n\n`sheets=none` leaves `sheetBefore` and `sheetAfter` out of every event: a page is then about a third of the bytes (100 events of a typical campaign: 96 KB instead of 330 KB) and quicker to read. Use it to list or sync the history, and get one event or the character when you need a sheet. Example: `limit=100&sheets=none` (the default, `sheets=full`, keeps the sheets).',
         security,
         params: CampaignParams,
         querystring: EventListQuery,
@@ -68,11 +75,12 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'streamEvents',
         summary: 'Follow new events live (Server-Sent Events)',
         description:
-          'A `text/event-stream` of the campaign’s events as they are recorded: each message has `id` = the event’s `seq`, `event` = its type and `data` = the event as JSON. Reconnect with `Last-Event-ID` (or `?after=`) to resume without a gap; without either, the stream starts with the next new event. Player keys see public events only. Swagger UI cannot display a stream: use `curl -N` or `EventSource`.',
+          'A `text/event-stream` of the campaign’s events as they are recorded: each message has `id` = the event’s `seq`, `event` = its type and `data` = the event as JSON. Reconnect with `Last-Event-ID` (or `?after=`) to resume without a gap; without either, the stream starts with the next new event. Player keys see public events only. `sheets=none` leaves `sheetBefore` and `sheetAfter` out of each message, as in the history. Swagger UI cannot display a stream: use `curl -N` or `EventSource`.',
         security,
         params: CampaignParams,
         querystring: Type.Object({
           after: Type.Optional(SeqCursor('Resume after this `seq`.')),
+          sheets: Type.Optional(SheetsOption),
         }),
         headers: Type.Object({
           'last-event-id': Type.Optional(
@@ -91,6 +99,10 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const resumeFrom = request.headers['last-event-id'] ?? request.query.after
       const after = resumeFrom === undefined ? await currentSeq(app.store, request.principal) : Number(resumeFrom)
+      const render =
+        request.query.sheets === 'none'
+          ? (event: EventView) => JSON.stringify({ ...event, sheetBefore: undefined, sheetAfter: undefined })
+          : (event: EventView) => JSON.stringify(event)
       const controller = new AbortController()
       openStreams.add(controller)
       request.raw.on('close', () => controller.abort())
@@ -111,8 +123,7 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
           request.principal,
           after,
           {
-            event: (event) =>
-              reply.raw.write(`id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`),
+            event: (event) => reply.raw.write(`id: ${event.seq}\nevent: ${event.type}\ndata: ${render(event)}\n\n`),
             heartbeat: () => reply.raw.write(': keep-alive\n\n'),
           },
           controller.signal,
