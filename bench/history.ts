@@ -7,9 +7,15 @@ import { join } from 'node:path'
 import { runPgbench } from './stateful.js'
 import { percentile, round } from './lib/stats.js'
 
+export type Sheets = 'full' | 'none'
+
 export interface PageTiming {
   campaign: string
   page: string
+  /** `sheets=` of the request: `full` (the default) or `none`. */
+  sheets: Sheets
+  /** Bytes of the response body. */
+  bytes: number
   requests: number
   /** Server-side (Fastify's elapsed time), ms. */
   serverP50: number
@@ -22,7 +28,7 @@ export interface HistoryResult {
   depths: Record<string, number>
   seedSeconds: number
   pages: PageTiming[]
-  /** pgbench running the page's SELECT alone (the database's share of a page), mean ms. */
+  /** pgbench running the page's SELECT alone (the database's share of a page), mean ms, by page and `sheets`. */
   databaseFloor: Record<string, number>
 }
 
@@ -30,14 +36,16 @@ export interface HistoryResult {
  * The statement behind a page of 100 (src/repositories/events.ts listAsJson), for pgbench
  * (whose `:name` variables the time format's colons must not look like).
  */
-const PAGE_SQL = (where: string) => `SELECT "seq"::integer AS "seq", json_build_object(
+const PAGE_SQL = (where: string, sheets: Sheets) => `SELECT "seq"::integer AS "seq", json_build_object(
   'id', "id", 'seq', "seq", 'campaignId', "campaign_id", 'characterId', "character_id", 'type', "type",
   'ruleset', "ruleset", 'visibility', "visibility", 'actor', "actor",
   'occurredAt', to_char("occurred_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24' || chr(58) || 'MI' || chr(58) || 'SS.MS"Z"'),
-  'causationId', "causation_id", 'request', "payload" -> 'request', 'dice', "payload" -> 'dice',
-  'outcome', "payload" -> 'outcome', 'summary', "payload" ->> 'summary', 'pending', "payload" -> 'pending',
-  'sheetBefore', "payload" -> 'sheetBefore', 'sheetAfter', "payload" -> 'sheetAfter')::text AS "json"
-FROM "roll_events" WHERE ${where} ORDER BY "roll_events"."seq" LIMIT 101;
+  'causationId', "causation_id", 'request', p."request", 'dice', p."dice",
+  'outcome', p."outcome", 'summary', p."summary", 'pending', p."pending"
+  ${sheets === 'full' ? `, 'sheetBefore', p."sheetBefore", 'sheetAfter', p."sheetAfter"` : ''})::text AS "json"
+FROM "roll_events", jsonb_to_record("payload") AS p("request" jsonb, "dice" jsonb, "outcome" jsonb,
+  "summary" text, "pending" jsonb ${sheets === 'full' ? `, "sheetBefore" jsonb, "sheetAfter" jsonb` : ''})
+WHERE ${where} ORDER BY "roll_events"."seq" LIMIT 101;
 `
 
 /**
@@ -66,7 +74,8 @@ async function seed(databaseUrl: string, party: Party, count: number) {
 /**
  * Target 3: pages of 100 events from the start, the middle and the end of a campaign's history,
  * and filtered by character, in a shallow and a deep campaign of the same database: the time
- * the server spends on each must not grow with depth.
+ * the server spends on each must not grow with depth. Each page is read whole (`sheets=full`,
+ * the default) and without the sheets (`sheets=none`).
  */
 export async function benchHistory(
   server: BenchServer,
@@ -104,30 +113,37 @@ export async function benchHistory(
       'character, middle': `${base}?characterId=${party.characterIds[3]}&after=${Math.floor(total / 2)}&limit=100`,
       'character, last': `${base}?characterId=${party.characterIds[3]}&after=${total - 1000}&limit=100`,
     }
-    for (const [page, path] of Object.entries(queries)) {
-      const label = `${name} ${page}`
-      const headers = { authorization: `Bearer ${party.key}`, 'x-bench-label': label }
-      await load({
-        url: `${server.url}${path}`,
-        headers: { authorization: headers.authorization },
-        connections: 1,
-        amount: 100,
-      })
-      const result = await load({ url: `${server.url}${path}`, headers, connections: 1, duration: options.seconds })
-      if (result.non2xx || result.errors) throw new Error(`history ${label} failed`)
-      const times = (await server.timings(true))[label] ?? []
-      pages.push({
-        campaign: `${name} (${total} events)`,
-        page,
-        requests: times.length,
-        serverP50: round(percentile(times, 50), 2),
-        serverP99: round(percentile(times, 99), 2),
-        clientP99: result.p99,
-      })
-      console.log(
-        `  ${label.padEnd(24)} server p50 ${round(percentile(times, 50), 2)} ms, p99 ${round(percentile(times, 99), 2)} ms (client p99 ${result.p99} ms, ${times.length} requests)`,
-      )
-    }
+    for (const [page, query] of Object.entries(queries))
+      for (const sheets of ['full', 'none'] as const) {
+        const path = sheets === 'full' ? query : `${query}&sheets=none`
+        const label = `${name} ${page} ${sheets}`
+        const headers = { authorization: `Bearer ${party.key}`, 'x-bench-label': label }
+        await load({
+          url: `${server.url}${path}`,
+          headers: { authorization: headers.authorization },
+          connections: 1,
+          amount: 100,
+        })
+        const result = await load({ url: `${server.url}${path}`, headers, connections: 1, duration: options.seconds })
+        if (result.non2xx || result.errors) throw new Error(`history ${label} failed`)
+        const body = await (
+          await fetch(`${server.url}${path}`, { headers: { authorization: headers.authorization } })
+        ).text()
+        const times = (await server.timings(true))[label] ?? []
+        pages.push({
+          campaign: `${name} (${total} events)`,
+          page,
+          sheets,
+          bytes: Buffer.byteLength(body),
+          requests: times.length,
+          serverP50: round(percentile(times, 50), 2),
+          serverP99: round(percentile(times, 99), 2),
+          clientP99: result.p99,
+        })
+        console.log(
+          `  ${label.padEnd(29)} server p50 ${round(percentile(times, 50), 2)} ms, p99 ${round(percentile(times, 99), 2)} ms (client p99 ${result.p99} ms, ${times.length} requests, ${round(Buffer.byteLength(body) / 1024, 0)} KB)`,
+        )
+      }
   }
   const databaseFloor: Record<string, number> = {}
   const deep = campaigns.deep
@@ -136,11 +152,13 @@ export async function benchHistory(
     'deep first': `"campaign_id" = '${deep.campaignId}'`,
     'deep middle': `"campaign_id" = '${deep.campaignId}' AND "seq" > ${middle}`,
     'deep character, middle': `"campaign_id" = '${deep.campaignId}' AND "character_id" = '${deep.characterIds[3]}' AND "seq" > ${middle}`,
-  })) {
-    const script = join(workDir, 'history-page.sql')
-    writeFileSync(script, PAGE_SQL(where))
-    databaseFloor[page] = runPgbench(databaseUrl, script, { seconds: 3, connections: 1, variables: {} }).latency
-    console.log(`  pgbench, the same SELECT alone: ${page} ${databaseFloor[page]} ms`)
-  }
+  }))
+    for (const sheets of ['full', 'none'] as const) {
+      const script = join(workDir, 'history-page.sql')
+      writeFileSync(script, PAGE_SQL(where, sheets))
+      const key = `${page} ${sheets}`
+      databaseFloor[key] = runPgbench(databaseUrl, script, { seconds: 3, connections: 1, variables: {} }).latency
+      console.log(`  pgbench, the same SELECT alone: ${key} ${databaseFloor[key]} ms`)
+    }
   return { depths, seedSeconds, pages, databaseFloor }
 }

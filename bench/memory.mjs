@@ -1,6 +1,6 @@
 // Where the server's memory goes: RSS and V8 heap after each stage of starting the compiled
 // server, in one fresh process: `node --expose-gc bench/memory.mjs DATABASE_URL` (bench/run.ts
-// runs it). Prints one JSON line.
+// runs it with the Docker image's NODE_OPTIONS). Prints one JSON line.
 import { getHeapSpaceStatistics } from 'node:v8'
 
 const gc = globalThis.gc ?? (() => {})

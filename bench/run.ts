@@ -1,7 +1,8 @@
 // `npm run bench`: every benchmark of issue 7 in one run, each against its own baseline.
 // Not part of `npm test` or CI. Options: --only=stateless,stateful,history,webhooks
 // --runs=N (default 5) --seconds=N (default 10) --events=N (history depth, default 1000000)
-// --node-options='--max-old-space-size=128' (flags for the server's node).
+// --fewer-connections=N (the stateful pair again at N connections, default 4; 0: skip)
+// --node-options='--max-old-space-size=160' (flags for the server's node, over the image's NODE_OPTIONS).
 // Also: --only=memory,profile (start-up memory breakdown; CPU profile of the stateful path).
 // The server runs compiled (`npm run build`, done here first), as the Docker image runs it.
 // Results: bench/results/latest.json.
@@ -16,7 +17,15 @@ import { benchHistory } from './history.js'
 import { drain, lagUnderLoad, seedBacklog, setUpEndpoints } from './webhooks.js'
 import { startReceiver } from './lib/receiver.js'
 import { SETTINGS, startPostgres } from './lib/postgres.js'
-import { hasTaskset, LOAD_CORE, pinSelf, startServer, startWorker, type BenchServer } from './lib/server.js'
+import {
+  hasTaskset,
+  imageNodeOptions,
+  LOAD_CORE,
+  pinSelf,
+  startServer,
+  startWorker,
+  type BenchServer,
+} from './lib/server.js'
 import { profile } from './profile.js'
 import { mb, pct, round } from './lib/stats.js'
 
@@ -105,13 +114,18 @@ try {
           runs,
           seconds,
           connections: 10,
+          fewerConnections: Number(args.get('fewer-connections') ?? 4),
           campaigns: 20,
           characters: 5,
         })
         results.stateful = { ...stateful, targets: stateful.targets.length }
         console.log(
-          `=> stateful: ${round(stateful.nerveRps, 0)} req/s vs pgbench ${round(stateful.pgbenchTps, 0)} tps = ${pct(stateful.ratio)} (target ≥ 60%), p99 ${stateful.nerveP99} ms (target < 15 ms)`,
+          `=> stateful: ${round(stateful.nerveRps, 0)} req/s vs pgbench ${round(stateful.pgbenchTps, 0)} tps = ${pct(stateful.ratio)} (target ≥ 60%), p99 ${stateful.nerveP99} ms (target < 15 ms); pgbench's own p50 ${stateful.pgbenchP50} ms, p99 ${stateful.pgbenchP99} ms`,
         )
+        if (stateful.fewer)
+          console.log(
+            `=> at ${stateful.fewer.connections} connections: ${round(stateful.fewer.nerveRps, 0)} req/s, p50 ${stateful.fewer.nerveP50} ms, p99 ${stateful.fewer.nerveP99} ms; pgbench ${round(stateful.fewer.pgbenchTps, 0)} tps, p50 ${stateful.fewer.pgbenchP50} ms, p99 ${stateful.fewer.pgbenchP99} ms`,
+          )
       }
     })
   }
@@ -126,8 +140,14 @@ try {
         seconds: Math.min(seconds, 5),
       })
       results.history = history
-      const worst = Math.max(...history.pages.map((page) => page.serverP99))
-      console.log(`=> history: worst server p99 ${worst} ms over every page (target < 5 ms)`)
+      for (const sheets of ['full', 'none'] as const) {
+        const pages = history.pages.filter((page) => page.sheets === sheets)
+        const worst = Math.max(...pages.map((page) => page.serverP99))
+        const p50s = pages.map((page) => page.serverP50)
+        console.log(
+          `=> history, sheets=${sheets}: server p50 ${Math.min(...p50s)}–${Math.max(...p50s)} ms, worst p99 ${worst} ms over every page (target < 5 ms)`,
+        )
+      }
     })
   }
   if (only.has('webhooks')) {
@@ -177,6 +197,7 @@ try {
     const output = execFileSync(process.execPath, ['--expose-gc', 'bench/memory.mjs', databaseUrl], {
       cwd: ROOT,
       encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: imageNodeOptions() },
     })
     const stages = JSON.parse(output.trim().split('\n').at(-1)!) as { stage: string; rss: number; heapUsed: number }[]
     for (const stage of stages)

@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8'
 import Type, { type Static } from 'typebox'
 import { Value } from 'typebox/value'
 
@@ -19,6 +20,18 @@ const RETRY_SCHEDULE_PATTERN = '^\\s*\\d+(\\.\\d+)?(\\s*,\\s*\\d+(\\.\\d+)?)*\\s
 
 /** `false`, `true`, a number of proxy hops, or comma-separated proxy addresses/CIDRs. */
 const TRUST_PROXY_PATTERN = '^(false|true|\\d+|[0-9A-Fa-f.:/]+(\\s*,\\s*[0-9A-Fa-f.:/]+)*)$'
+
+/** Share of the V8 heap limit in use above which the instance sheds load, unless set. */
+export const HEAP_SHED_FRACTION = 0.75
+
+/**
+ * The default heap threshold of load shedding: a share of this process's V8 heap limit, which
+ * `--max-old-space-size` sets (the Docker image runs with a bounded heap). A fixed number would
+ * sit above a small limit and never fire before the process runs out of memory.
+ */
+export function defaultMaxHeapUsedBytes(heapSizeLimit = getHeapStatistics().heap_size_limit): number {
+  return Math.floor(heapSizeLimit * HEAP_SHED_FRACTION)
+}
 
 /**
  * Every setting Nerve reads from its environment. Validated once at boot; the rest of the
@@ -48,7 +61,7 @@ export const ConfigSchema = Type.Object({
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1_000, maximum: 24 * 60 * 60 * 1000, default: 60_000 }),
   TRUST_PROXY: Type.String({ pattern: TRUST_PROXY_PATTERN, default: 'false' }),
   UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: Type.Integer({ minimum: 0, default: 1_000 }),
-  UNDER_PRESSURE_MAX_HEAP_USED_BYTES: Type.Integer({ minimum: 0, default: 1024 * 1024 * 1024 }),
+  UNDER_PRESSURE_MAX_HEAP_USED_BYTES: Type.Integer({ minimum: 0, default: defaultMaxHeapUsedBytes() }),
   UNDER_PRESSURE_SAMPLE_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 1_000 }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
 })

@@ -1,5 +1,8 @@
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { getHeapStatistics } from 'node:v8'
 import t from 'tap'
-import { ConfigError, loadConfig, trustProxy } from '../src/config.js'
+import { ConfigError, defaultMaxHeapUsedBytes, HEAP_SHED_FRACTION, loadConfig, trustProxy } from '../src/config.js'
 
 t.test('defaults give a working configuration on the embedded database', async (t) => {
   const config = loadConfig({})
@@ -36,6 +39,48 @@ t.test('limits default to generous values and can be turned off', async (t) => {
   t.equal(config.DATABASE_CONNECT_TIMEOUT_MS, 3000, 'wait at most 3 s for a database connection')
   t.equal(config.METRICS_TOKEN, undefined, 'no metrics without a token')
   t.equal(loadConfig({ RATE_LIMIT_MAX: '0' }).RATE_LIMIT_MAX, 0, '0 turns rate limiting off')
+})
+
+t.test('load shedding by heap defaults to a share of the V8 heap limit, below it', async (t) => {
+  const limit = getHeapStatistics().heap_size_limit
+  const threshold = loadConfig({}).UNDER_PRESSURE_MAX_HEAP_USED_BYTES
+  t.equal(threshold, Math.floor(limit * HEAP_SHED_FRACTION), `${HEAP_SHED_FRACTION} of this process’s heap limit`)
+  t.ok(threshold < limit, 'so it sheds before the heap runs out')
+  t.equal(
+    loadConfig({ UNDER_PRESSURE_MAX_HEAP_USED_BYTES: '123456789' }).UNDER_PRESSURE_MAX_HEAP_USED_BYTES,
+    123456789,
+    'a value set in the environment wins',
+  )
+  t.equal(
+    loadConfig({ UNDER_PRESSURE_MAX_HEAP_USED_BYTES: '0' }).UNDER_PRESSURE_MAX_HEAP_USED_BYTES,
+    0,
+    '0 turns it off',
+  )
+  t.equal(defaultMaxHeapUsedBytes(200 * 2 ** 20), Math.floor(200 * 2 ** 20 * HEAP_SHED_FRACTION), 'any limit')
+})
+
+t.test('the default heap threshold follows --max-old-space-size, as the Docker image sets it', async (t) => {
+  const script = `import { loadConfig } from './src/config.ts'
+import { getHeapStatistics } from 'node:v8'
+console.log(JSON.stringify({ limit: getHeapStatistics().heap_size_limit, threshold: loadConfig({}).UNDER_PRESSURE_MAX_HEAP_USED_BYTES }))`
+  const output = execFileSync(
+    process.execPath,
+    ['--max-old-space-size=96', '--max-semi-space-size=8', '--import=tsx', '--input-type=module', '-e', script],
+    { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+  )
+  const { limit, threshold } = JSON.parse(output) as { limit: number; threshold: number }
+  t.ok(limit < 150 * 2 ** 20, `the flags bound the heap (${Math.round(limit / 2 ** 20)} MiB)`)
+  t.equal(threshold, Math.floor(limit * HEAP_SHED_FRACTION), 'the threshold is the same share of that limit')
+  t.ok(threshold < 96 * 2 ** 20, 'below the old space the process may use at most')
+})
+
+t.test('the Docker image and the compose file run node with the same bounded heap', async (t) => {
+  const read = (file: string) => readFileSync(new URL(`../${file}`, import.meta.url), 'utf8')
+  const image = /^ENV NODE_OPTIONS="([^"]*)"$/m.exec(read('Dockerfile'))?.[1]
+  const compose = /^\s+NODE_OPTIONS: '([^']*)'$/m.exec(read('docker-compose.yml'))?.[1]
+  t.match(image, /--max-old-space-size=\d+/, 'the image caps the old generation')
+  t.match(image, /--max-semi-space-size=\d+/, 'and the young one')
+  t.equal(compose, image, 'the compose file sets the same flags')
 })
 
 t.test('TRUST_PROXY reads as Fastify expects it', async (t) => {

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { openSync, closeSync } from 'node:fs'
+import { openSync, closeSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 /** Messages bench/server.mjs understands. */
@@ -21,6 +21,16 @@ export interface MemorySample {
 }
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+/**
+ * The node flags the Docker image runs with (its `ENV NODE_OPTIONS`, a bounded heap), read from
+ * the Dockerfile so the benchmarks measure the server as shipped and cannot drift from it.
+ */
+export function imageNodeOptions(): string {
+  const match = /^ENV NODE_OPTIONS="([^"]*)"$/m.exec(readFileSync(`${ROOT}/Dockerfile`, 'utf8'))
+  if (!match) throw new Error('the Dockerfile sets no NODE_OPTIONS')
+  return match[1]!
+}
 
 /** The two cores of the benchmark machine: the server gets one, the load generator the other. */
 export const SERVER_CORE = '0'
@@ -60,7 +70,7 @@ export interface ServerOptions {
   env: Record<string, string>
   port: number
   logFile: string
-  /** Extra node flags, e.g. `--cpu-prof`. */
+  /** Extra node flags, e.g. `--cpu-prof`; they override the image's NODE_OPTIONS where both set one. */
   nodeArgs?: string[]
 }
 
@@ -76,7 +86,10 @@ function request<T>(child: ChildProcess, message: ToServer, reply: string): Prom
   })
 }
 
-/** Starts bench/server.mjs (the compiled server: run `npm run build` first) on the server core; resolves when it listens. */
+/**
+ * Starts bench/server.mjs (the compiled server: run `npm run build` first) on the server core,
+ * with the image's NODE_OPTIONS; resolves when it listens.
+ */
 export async function startServer(options: ServerOptions): Promise<BenchServer> {
   const log = openSync(options.logFile, 'a')
   const [command, args] = pinned(SERVER_CORE, process.execPath, [...(options.nodeArgs ?? []), 'bench/server.mjs'])
@@ -88,6 +101,7 @@ export async function startServer(options: ServerOptions): Promise<BenchServer> 
       HOST: '127.0.0.1',
       PORT: String(options.port),
       LOG_LEVEL: 'info',
+      NODE_OPTIONS: imageNodeOptions(),
       // Rate limiting stays on, so its cost is measured, but no benchmark client may reach it.
       RATE_LIMIT_MAX: '1000000000',
       ...options.env,
@@ -130,7 +144,13 @@ export async function startWorker(options: { env: Record<string, string>; core: 
   const [command, args] = pinned(options.core, process.execPath, ['dist/worker.js'])
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...options.env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      LOG_LEVEL: 'info',
+      NODE_OPTIONS: imageNodeOptions(),
+      ...options.env,
+    },
     stdio: ['ignore', log, log],
   })
   closeSync(log)
