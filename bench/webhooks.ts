@@ -1,5 +1,6 @@
 import { createParties, rollBody, rollPath, targetsOf, type Party } from './lib/fixtures.js'
 import { load, type LoadResult } from './lib/load.js'
+import pg from 'pg'
 import { withClient } from './lib/postgres.js'
 import type { Receiver } from './lib/receiver.js'
 import type { BenchServer } from './lib/server.js'
@@ -113,6 +114,77 @@ export async function lagUnderLoad(
   return {
     targetRate: options.rate,
     rolls,
+    deliveries: receiver.count(),
+    lagP50: percentile(lags, 50),
+    lagP99: percentile(lags, 99),
+    lagMax: percentile(lags, 100),
+  }
+}
+
+export interface CommitLagResult {
+  targetRate: number
+  committed: number
+  committedPerSecond: number
+  deliveries: number
+  lagP50: number
+  lagP99: number
+  lagMax: number
+}
+
+/**
+ * One event and its outbox rows, committed as a roll commits them (the next `seq`, the event,
+ * a delivery for every endpoint of the campaign) — a copy of the campaign's latest roll.
+ */
+const COMMIT_COPY = `
+  WITH template AS (
+    SELECT * FROM roll_events WHERE campaign_id = $1::uuid AND type = 'stress-check' ORDER BY seq DESC LIMIT 1
+  ), next AS (
+    UPDATE campaigns SET last_seq = last_seq + 1 WHERE id = $1::uuid RETURNING id, last_seq
+  ), added AS (
+    INSERT INTO roll_events (id, campaign_id, seq, character_id, type, ruleset, visibility, actor, payload)
+    SELECT gen_random_uuid(), next.id, next.last_seq, t.character_id, t.type, t.ruleset, t.visibility, t.actor, t.payload
+    FROM template t, next
+    RETURNING id, campaign_id, seq, type
+  )
+  INSERT INTO webhook_deliveries (id, campaign_id, endpoint_id, event_id, event_seq, event_type)
+  SELECT gen_random_uuid(), a.campaign_id, w.id, a.id, a.seq, a.type FROM added a JOIN webhook_endpoints w USING (campaign_id)`
+
+/**
+ * Target 4b with the dispatcher alone: events committed straight into the database at `rate`
+ * per second (as the API's transaction commits them, without the API's CPU on this machine),
+ * while a worker delivers; every delivery's lag from its commit to its arrival.
+ */
+export async function lagOfCommits(
+  databaseUrl: string,
+  receiver: Receiver,
+  parties: Party[],
+  options: { rate: number; seconds: number },
+): Promise<CommitLagResult> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 })
+  receiver.reset()
+  const since = Date.now()
+  const total = options.rate * options.seconds
+  const interval = 1000 / options.rate
+  const commits: Promise<unknown>[] = []
+  try {
+    for (let i = 0; i < total; i++) {
+      const due = since + i * interval
+      if (due > Date.now()) await sleep(due - Date.now())
+      const party = parties[i % parties.length]!
+      commits.push(pool.query(COMMIT_COPY, [party.campaignId]))
+    }
+    await Promise.all(commits)
+  } finally {
+    await pool.end()
+  }
+  const committedPerSecond = total / ((Date.now() - since) / 1000)
+  const deadline = Date.now() + 60_000
+  while (receiver.count() < total && Date.now() < deadline) await sleep(50)
+  const lags = receiver.lagsSince(since - 1000)
+  return {
+    targetRate: options.rate,
+    committed: total,
+    committedPerSecond: round(committedPerSecond, 0),
     deliveries: receiver.count(),
     lagP50: percentile(lags, 50),
     lagP99: percentile(lags, 99),
