@@ -23,7 +23,13 @@ export function cloneJson<T>(value: T): T {
   const prototype = Object.getPrototypeOf(value)
   if (prototype !== Object.prototype && prototype !== null) return value
   const copy: Record<string, unknown> = {}
-  for (const key of Object.keys(value)) copy[key] = cloneJson((value as Record<string, unknown>)[key])
+  for (const key of Object.keys(value)) {
+    const item = cloneJson((value as Record<string, unknown>)[key])
+    // Assigning `__proto__` would set the copy's prototype instead of copying the field.
+    if (key === '__proto__')
+      Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true })
+    else copy[key] = item
+  }
   return copy as T
 }
 

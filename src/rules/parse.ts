@@ -45,7 +45,9 @@ export function passesAsIs(schema: TSchema, input: unknown): boolean {
 /**
  * Fills the schema's defaults on a copy of `input` and checks it. The first problem becomes
  * a RuleError that names the field as a JSON pointer under `root` (e.g. `/request/rank`)
- * and says why in plain words.
+ * and says why in plain words. Unlike TypeBox's `Value.Default`, which silently drops fields
+ * named `__proto__`, `constructor` or `prototype` under a union, such a field is refused like
+ * any other unknown field.
  */
 export function parseWith<T extends TSchema>(
   schema: T,
