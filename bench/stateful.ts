@@ -104,12 +104,19 @@ export function runPgbench(
   }
 }
 
-/** Rolls on random characters of the targets, as fast as `connections` clients can. */
-export function rollLoad(server: BenchServer, targets: Target[], connections: number, seconds: number) {
+/** Rolls on random characters of the targets, as fast as `connections` clients can or at `overallRate` per second. */
+export function rollLoad(
+  server: BenchServer,
+  targets: Target[],
+  connections: number,
+  seconds: number,
+  overallRate?: number,
+) {
   return load({
     url: server.url,
     connections,
     duration: seconds,
+    ...(overallRate === undefined ? {} : { overallRate }),
     requests: [
       {
         method: 'POST',

@@ -1,5 +1,6 @@
 import { createParties, rollBody, rollPath, targetsOf, type Party } from './lib/fixtures.js'
-import { load, type LoadResult } from './lib/load.js'
+import { rollLoad } from './stateful.js'
+import type { LoadResult } from './lib/load.js'
 import pg from 'pg'
 import { withClient } from './lib/postgres.js'
 import type { Receiver } from './lib/receiver.js'
@@ -86,27 +87,7 @@ export async function lagUnderLoad(
   const targets = targetsOf(parties)
   receiver.reset()
   const since = Date.now()
-  const rolls = await load({
-    url: server.url,
-    connections: 10,
-    overallRate: options.rate,
-    duration: options.seconds,
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (request) => {
-          const target = targets[Math.floor(Math.random() * targets.length)]!
-          return {
-            ...request,
-            method: 'POST',
-            path: rollPath(target),
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${target.key}` },
-            body: rollBody(),
-          }
-        },
-      },
-    ],
-  })
+  const rolls = await rollLoad(server, targets, 10, options.seconds, options.rate)
   const expected = rolls.requests - rolls.non2xx
   const deadline = Date.now() + 60_000
   while (receiver.count() < expected && Date.now() < deadline) await sleep(50)

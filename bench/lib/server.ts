@@ -86,6 +86,16 @@ function request<T>(child: ChildProcess, message: ToServer, reply: string): Prom
   })
 }
 
+/** What the server and the worker start with, as the image starts them. */
+function processEnv() {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    LOG_LEVEL: 'info',
+    NODE_OPTIONS: imageNodeOptions(),
+  }
+}
+
 /**
  * Starts bench/server.mjs (the compiled server: run `npm run build` first) on the server core,
  * with the image's NODE_OPTIONS; resolves when it listens.
@@ -96,12 +106,9 @@ export async function startServer(options: ServerOptions): Promise<BenchServer> 
   const child = spawn(command, args, {
     cwd: ROOT,
     env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
+      ...processEnv(),
       HOST: '127.0.0.1',
       PORT: String(options.port),
-      LOG_LEVEL: 'info',
-      NODE_OPTIONS: imageNodeOptions(),
       // Rate limiting stays on, so its cost is measured, but no benchmark client may reach it.
       RATE_LIMIT_MAX: '1000000000',
       ...options.env,
@@ -144,13 +151,7 @@ export async function startWorker(options: { env: Record<string, string>; core: 
   const [command, args] = pinned(options.core, process.execPath, ['dist/worker.js'])
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      LOG_LEVEL: 'info',
-      NODE_OPTIONS: imageNodeOptions(),
-      ...options.env,
-    },
+    env: { ...processEnv(), ...options.env },
     stdio: ['ignore', log, log],
   })
   closeSync(log)
