@@ -124,17 +124,17 @@ t.test('a blocked event loop turns readiness red, and green again once it runs f
   })
   await sleep(300)
   t.equal((await app.inject({ url: '/health/ready' })).statusCode, 200, 'ready while idle')
-  // Saturated: the event loop is held for 2 s. under-pressure reports the mean delay of the
-  // 10 ms probes in a sample, so the block must outweigh the ten or so quick probes around it.
-  const until = Date.now() + 2_000
-  while (Date.now() < until) {
-    // busy
-  }
-  // The delay shows in the first sample taken after the block, which may be one interval later.
+  // Saturated: the event loop is held for 300 ms at a time, with only a moment between, until
+  // both answers show it. under-pressure reports the mean delay of its 10 ms probes over a
+  // sample, so every sample taken meanwhile holds a long delay and few quick probes.
   let shed = false
   let red = false
-  for (let i = 0; i < 40 && !(shed && red); i++) {
-    await sleep(5)
+  for (let i = 0; i < 30 && !(shed && red); i++) {
+    const until = Date.now() + 300
+    while (Date.now() < until) {
+      // busy
+    }
+    await sleep(1)
     shed ||= (await app.inject({ url: '/v1/rulesets' })).statusCode === 503
     red ||= (await app.inject({ url: '/health/ready' })).statusCode === 503
   }
