@@ -1,3 +1,4 @@
+import { pageStatement } from '../src/repositories/event-pages.js'
 import { createParties, rollBody, rollPath, type Party } from './lib/fixtures.js'
 import { load } from './lib/load.js'
 import { withClient } from './lib/postgres.js'
@@ -31,22 +32,6 @@ export interface HistoryResult {
   /** pgbench running the page's SELECT alone (the database's share of a page), ms, by page and `sheets`. */
   databaseFloor: Record<string, { mean: number; p50: number; p99: number }>
 }
-
-/**
- * The statement behind a page of 100 (src/repositories/events.ts listAsJson), for pgbench
- * (whose `:name` variables the time format's colons must not look like).
- */
-const PAGE_SQL = (where: string, sheets: Sheets) => `SELECT "seq"::integer AS "seq", json_build_object(
-  'id', "id", 'seq', "seq", 'campaignId', "campaign_id", 'characterId', "character_id", 'type', "type",
-  'ruleset', "ruleset", 'visibility', "visibility", 'actor', "actor",
-  'occurredAt', to_char("occurred_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24' || chr(58) || 'MI' || chr(58) || 'SS.MS"Z"'),
-  'causationId', "causation_id", 'request', p."request", 'dice', p."dice",
-  'outcome', p."outcome", 'summary', p."summary", 'pending', p."pending"
-  ${sheets === 'full' ? `, 'sheetBefore', p."sheetBefore", 'sheetAfter', p."sheetAfter"` : ''})::text AS "json"
-FROM "roll_events", jsonb_to_record("payload") AS p("request" jsonb, "dice" jsonb, "outcome" jsonb,
-  "summary" text, "pending" jsonb ${sheets === 'full' ? `, "sheetBefore" jsonb, "sheetAfter" jsonb` : ''})
-WHERE ${where} ORDER BY "roll_events"."seq" LIMIT 101;
-`
 
 /**
  * Appends `count` events to a campaign in one statement: copies of a real roll's event,
@@ -152,16 +137,23 @@ export async function benchHistory(
   const databaseFloor: HistoryResult['databaseFloor'] = {}
   const deep = campaigns.deep
   const middle = Math.floor((depths.deep ?? 0) / 2)
-  for (const [page, where] of Object.entries({
-    'deep first': `"campaign_id" = '${deep.campaignId}'`,
-    'deep middle': `"campaign_id" = '${deep.campaignId}' AND "seq" > ${middle}`,
-    'deep character, middle': `"campaign_id" = '${deep.campaignId}' AND "character_id" = '${deep.characterIds[3]}' AND "seq" > ${middle}`,
+  for (const [page, filter] of Object.entries({
+    'deep first': {},
+    'deep middle': { after: middle },
+    'deep character, middle': { after: middle, characterId: deep.characterIds[3] },
   }))
     for (const sheets of ['full', 'none'] as const) {
+      // The repository's own statement, its bind parameters as pgbench variables.
+      const statement = pageStatement(
+        deep.campaignId,
+        { ...filter, limit: 100, publicOnly: false },
+        { sheets: sheets === 'full' },
+      )
       const script = join(workDir, 'history-page.sql')
-      writeFileSync(script, PAGE_SQL(where, sheets))
+      writeFileSync(script, `${statement.text.replace(/\$(\d+)/g, ':p$1')};\n`)
+      const variables = Object.fromEntries(statement.params.map((value, i) => [`p${i + 1}`, String(value)]))
       const key = `${page} ${sheets}`
-      const floor = runPgbench(databaseUrl, script, { seconds: 3, connections: 1, variables: {}, percentiles: true })
+      const floor = runPgbench(databaseUrl, script, { seconds: 3, connections: 1, variables, percentiles: true })
       databaseFloor[key] = { mean: floor.latency, p50: floor.p50 ?? NaN, p99: floor.p99 ?? NaN }
       console.log(
         `  pgbench, the same SELECT alone: ${key} mean ${floor.latency} ms, p50 ${floor.p50} ms, p99 ${floor.p99} ms`,

@@ -40,7 +40,7 @@ if (db.engine === 'pglite') {
   )
 }
 
-const dispatcher = new WebhookDispatcher(createStore(db.prisma), log, {
+const dispatcher = new WebhookDispatcher(createStore(db), log, {
   ...dispatcherOptions(config),
   releaseLeasesOnStart: db.engine === 'pglite',
 })

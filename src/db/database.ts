@@ -26,6 +26,12 @@ export interface Database {
   readonly prisma: PrismaClient
   /** Null on PGlite, which has one in-process connection and no pool. */
   poolStats(): PoolStats | null
+  /**
+   * One statement through the driver itself, not Prisma, on a pooled connection (on PGlite, its
+   * one connection, once any transaction in progress has ended). For the reads whose results
+   * Prisma's raw queries keep alive too long (src/repositories/event-pages.ts).
+   */
+  query<Row>(sql: string, params?: unknown[]): Promise<Row[]>
   withSession<T>(work: (session: SqlSession) => Promise<T>): Promise<T>
   close(): Promise<void>
 }
@@ -70,6 +76,7 @@ function openPostgres(connectionString: string, max: number, connectTimeoutMs: n
     engine: 'postgres',
     prisma,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    query: async <Row>(sql: string, params?: unknown[]) => (await pool.query(sql, params)).rows as Row[],
     async withSession(work) {
       const client = await pool.connect()
       try {
@@ -96,6 +103,7 @@ async function openPGlite(dataDir: string): Promise<Database> {
     engine: 'pglite',
     prisma,
     poolStats: () => null,
+    query: async <Row>(sql: string, params?: unknown[]) => (await pglite.query<Row>(sql, params)).rows,
     withSession: (work) =>
       work({
         exec: async (sql) => void (await pglite.exec(sql)),

@@ -146,41 +146,6 @@ export class EventRepository {
     })
   }
 
-  /**
-   * A page of the history already rendered as the API's JSON, one event per row, by PostgreSQL:
-   * the events are never parsed into objects and serialised again in Node, so a page costs the
-   * same few milliseconds at any depth (each row is found through the (campaign, seq) or
-   * (campaign, character, seq) index). The object keys and formats are those of `eventView`.
-   * Without `sheets` the two sheets, most of an event's bytes, are neither rendered nor sent.
-   * `jsonb_to_record` takes the payload's parts from one decompression of it per row, where
-   * an `->` per part would decompress the whole payload each time (a third of the page's cost).
-   */
-  async listAsJson(
-    campaignId: string,
-    filter: EventFilter,
-    { sheets = true }: { sheets?: boolean } = {},
-  ): Promise<{ seq: number; json: string }[]> {
-    const where = [Prisma.sql`"campaign_id" = ${campaignId}::uuid`]
-    if (filter.after !== undefined) where.push(Prisma.sql`"seq" > ${filter.after}::bigint`)
-    if (filter.characterId) where.push(Prisma.sql`"character_id" = ${filter.characterId}::uuid`)
-    if (filter.type) where.push(Prisma.sql`"type" = ${filter.type}`)
-    if (filter.publicOnly) where.push(Prisma.sql`"visibility" = 'public'`)
-    return this.db.$queryRaw<{ seq: number; json: string }[]>`
-      SELECT "seq"::integer AS "seq", json_build_object(
-        'id', "id", 'seq', "seq", 'campaignId', "campaign_id", 'characterId', "character_id", 'type', "type",
-        'ruleset', "ruleset", 'visibility', "visibility", 'actor', "actor",
-        'occurredAt', to_char("occurred_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-        'causationId', "causation_id", 'request', p."request", 'dice', p."dice",
-        'outcome', p."outcome", 'summary', p."summary", 'pending', p."pending"
-        ${sheets ? Prisma.sql`, 'sheetBefore', p."sheetBefore", 'sheetAfter', p."sheetAfter"` : Prisma.empty}
-      )::text AS "json"
-      FROM "roll_events", jsonb_to_record("payload") AS p("request" jsonb, "dice" jsonb, "outcome" jsonb,
-        "summary" text, "pending" jsonb ${sheets ? Prisma.sql`, "sheetBefore" jsonb, "sheetAfter" jsonb` : Prisma.empty})
-      WHERE ${Prisma.join(where, ' AND ')}
-      ORDER BY "roll_events"."seq"
-      LIMIT ${filter.limit + 1}::integer`
-  }
-
   latestForCharacter(campaignId: string, characterId: string) {
     return this.db.rollEvent.findFirst({ where: { campaignId, characterId }, orderBy: { seq: 'desc' } })
   }

@@ -1,8 +1,9 @@
-import type { PrismaClient } from '../generated/prisma/client.js'
+import type { Database } from '../db/database.js'
 import { ApiKeyRepository } from './api-keys.js'
 import { CampaignRepository } from './campaigns.js'
 import { CharacterRepository } from './characters.js'
 import type { Db } from './db.js'
+import { EventPageRepository } from './event-pages.js'
 import { EventRepository } from './events.js'
 import { IdempotencyRepository } from './idempotency.js'
 import { WebhookRepository } from './webhooks.js'
@@ -28,13 +29,17 @@ function repositoriesOn(db: Db): Repositories {
 }
 
 export interface Store extends Repositories {
+  /** History pages, read outside any transaction. */
+  eventPages: EventPageRepository
   /** Runs work in one database transaction; everything it writes commits together or not at all. */
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>
 }
 
-export function createStore(prisma: PrismaClient): Store {
+export function createStore(database: Pick<Database, 'prisma' | 'query'>): Store {
+  const { prisma } = database
   return {
     ...repositoriesOn(prisma),
+    eventPages: new EventPageRepository(database),
     transaction: (work) =>
       // Waiting for a character's row lock counts against the timeout: many rolls on one
       // character queue up behind each other.

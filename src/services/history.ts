@@ -21,7 +21,7 @@ export interface HistoryQuery {
 export async function listEventsJson(store: Store, principal: Principal, query: HistoryQuery): Promise<string> {
   const { sheets, ...filter } = query
   const limit = pageSize(filter.limit)
-  const rows = await store.events.listAsJson(
+  const rows = await store.eventPages.list(
     principal.campaign.id,
     { ...filter, limit, publicOnly: principal.role !== 'gm' },
     { sheets: sheets !== 'none' },

@@ -79,3 +79,56 @@ t.test(`[${engine}] a failing migration is rolled back and not recorded`, async 
   const pending = await db.withSession(async (session) => pendingMigrations(session, await readMigrations(dir)))
   t.same(pending, ['20990101000000_broken'], 'the broken migration is still pending')
 })
+
+t.test(`[${engine}] the event listing is rendered for events written before its migration`, async (t) => {
+  const db = await fresh(t)
+  const dir = t.testdir()
+  await cp(MIGRATIONS_DIR, dir, { recursive: true })
+  const listing = '20261202000000_event_listing'
+  const migrations = await readMigrations(dir)
+  const before = migrations.filter((migration) => migration.name < listing)
+  await db.withSession((session) => migrate(session, before))
+  const campaignId = '01930000-0000-7000-8000-0000000000c1'
+  const payload = {
+    request: { meter: 'violence', rank: 4 },
+    dice: [{ faces: [42], purpose: 'check', source: 'provided' }],
+    outcome: { passed: true },
+    summary: 'Violence 4 — passed → hardened',
+    pending: null,
+    sheetBefore: { meters: {} },
+    sheetAfter: { meters: { violence: 1 } },
+  }
+  await db.prisma.campaign.create({ data: { id: campaignId, name: 'Old table', ruleset: 'shock-meters' } })
+  await db.prisma.rollEvent.create({
+    data: {
+      id: '01930000-0000-7000-8000-0000000000e1',
+      campaignId,
+      seq: 1n,
+      type: 'stress-check',
+      ruleset: 'shock-meters',
+      actor: { role: 'gm' },
+      payload,
+      occurredAt: new Date('2026-11-30T12:34:56.789Z'),
+    },
+  })
+  t.same(await db.withSession((session) => migrate(session, migrations)), [listing], 'the listing migration runs last')
+  const [row] = await db.query<{ listing: string }>('SELECT "listing" FROM "roll_events"')
+  const { sheetBefore: _before, sheetAfter: _after, ...listed } = payload
+  t.same(
+    JSON.parse(row!.listing),
+    {
+      id: '01930000-0000-7000-8000-0000000000e1',
+      seq: 1,
+      campaignId,
+      characterId: null,
+      type: 'stress-check',
+      ruleset: 'shock-meters',
+      visibility: 'public',
+      actor: { role: 'gm' },
+      occurredAt: '2026-11-30T12:34:56.789Z',
+      causationId: null,
+      ...listed,
+    },
+    'the existing event gets its listing, in the API’s keys and formats, without the sheets',
+  )
+})

@@ -66,6 +66,12 @@ async function closeTheBooks(t: Subtest, table: Table, results: CommandResult[])
     results.map((result) => result.event.id),
     'every command of the journey is in the history, in order',
   )
+  // The history is rendered by PostgreSQL, a command's answer by Node: they must not differ.
+  t.same(
+    history.slice(1),
+    results.map((result) => result.event),
+    'every event reads the same in the history as in its command’s answer',
+  )
   const stored = await getCharacter(app, table.gm, table.ids)
   t.same(stored.sheet, history.at(-1)!.sheetAfter, 'the stored sheet is the last event’s sheetAfter')
   t.equal(stored.version, history.length, 'one version per event')

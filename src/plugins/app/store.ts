@@ -8,10 +8,10 @@ declare module 'fastify' {
   }
 }
 
-/** The repositories, over the database's Prisma client: the one place data is read and written. */
+/** The repositories, over the database: the one place data is read and written. */
 export default fp(
   async function store(app: FastifyInstance) {
-    app.decorate('store', createStore(app.db.prisma))
+    app.decorate('store', createStore(app.db))
   },
   { name: 'store', dependencies: ['database'] },
 )

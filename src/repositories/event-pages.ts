@@ -1,0 +1,47 @@
+import type { Database } from '../db/database.js'
+import type { EventFilter } from './events.js'
+
+/**
+ * Pages of a campaign's history, already rendered as the API's JSON, one event per row.
+ *
+ * Each event's listing was rendered by PostgreSQL when it was written (the generated column
+ * `listing`, migration 20261202000000_event_listing), so a page copies text, is never parsed
+ * into objects and serialised again in Node, and costs the same at any depth: each row is
+ * found through the (campaign, seq) or (campaign, character, seq) index.
+ *
+ * Read through the driver, not Prisma: Prisma's raw queries keep recent results reachable long
+ * enough that the garbage collector moves every page's strings to the old generation, which
+ * then needs a full collection (a 10–20 ms stall) every few hundred milliseconds under load.
+ * Read directly, a page is garbage as soon as it is sent (docs/BENCHMARKS.md, target 3).
+ */
+export class EventPageRepository {
+  constructor(private readonly database: Pick<Database, 'query'>) {}
+
+  /** Up to `filter.limit` + 1 events after `filter.after`; with `sheets`, each ends with its two sheets. */
+  list(campaignId: string, filter: EventFilter, options: { sheets: boolean }) {
+    const { text, params } = pageStatement(campaignId, filter, options)
+    return this.database.query<{ seq: number; json: string }>(text, params)
+  }
+}
+
+/** The statement behind `EventPageRepository.list`, with its bind parameters (bench/history.ts times it alone). */
+export function pageStatement(campaignId: string, filter: EventFilter, { sheets }: { sheets: boolean }) {
+  const params: unknown[] = [campaignId]
+  const where = ['"campaign_id" = $1::uuid']
+  const bind = (value: unknown) => `$${params.push(value)}`
+  if (filter.after !== undefined) where.push(`"seq" > ${bind(filter.after)}::bigint`)
+  if (filter.characterId) where.push(`"character_id" = ${bind(filter.characterId)}::uuid`)
+  if (filter.type) where.push(`"type" = ${bind(filter.type)}`)
+  if (filter.publicOnly) where.push(`"visibility" = 'public'`)
+  // The listing ends with json_build_object's closing brace; the sheets take its place, in
+  // json_build_object's own layout, so an event reads the same with them as without. Both
+  // come from one decompression of the payload (`jsonb_to_record`), not one per `->`.
+  const select = sheets
+    ? `SELECT "seq"::integer AS "seq", left("listing", -1)
+         || ', "sheetBefore" : ' || coalesce(p."sheetBefore"::text, 'null')
+         || ', "sheetAfter" : ' || coalesce(p."sheetAfter"::text, 'null') || '}' AS "json"
+       FROM "roll_events", jsonb_to_record("payload") AS p("sheetBefore" jsonb, "sheetAfter" jsonb)`
+    : `SELECT "seq"::integer AS "seq", "listing" AS "json" FROM "roll_events"`
+  const limit = bind(filter.limit + 1)
+  return { text: `${select} WHERE ${where.join(' AND ')} ORDER BY "roll_events"."seq" LIMIT ${limit}::integer`, params }
+}
