@@ -2,6 +2,8 @@
 // build`, dist/), plain `node`, production logger — plus the baseline route and the measuring
 // hooks the benchmarks need. Started by bench/lib/server.ts, pinned to its own core, driven
 // over IPC (messages: memory, timings, profile-start, profile-stop, stop).
+// First, as in dist/server.js: the V8 flags the service runs with.
+import '../dist/runtime-flags.js'
 import { writeFileSync } from 'node:fs'
 import { Session } from 'node:inspector/promises'
 import { getHeapSpaceStatistics } from 'node:v8'

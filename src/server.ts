@@ -1,3 +1,4 @@
+import './runtime-flags.js'
 import closeWithGrace from 'close-with-grace'
 import { buildApp } from './app.js'
 import { ConfigError, loadConfig } from './config.js'

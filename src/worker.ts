@@ -1,3 +1,4 @@
+import './runtime-flags.js'
 import closeWithGrace from 'close-with-grace'
 import { pino, type LoggerOptions } from 'pino'
 import { ConfigError, loadConfig } from './config.js'
