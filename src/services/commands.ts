@@ -1,3 +1,4 @@
+import type { RollEvent } from '../generated/prisma/client.js'
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../errors.js'
 import type { Principal } from '../plugins/app/auth.js'
 import type { Visibility } from '../repositories/events.js'
@@ -238,6 +239,23 @@ export async function settleDecision(
 }
 
 /**
+ * What is pending once a revert puts the sheet back as it was before `reverted`: the decision
+ * `reverted` settled is open again (shown as the event that left it open showed it); otherwise
+ * whatever the character's previous event left pending, since its sheet is the one restored.
+ */
+async function pendingAfterRevert(tx: Repositories, principal: Principal, reverted: RollEvent) {
+  const action = findAction(ruleSetOfCampaign(principal), reverted.type)
+  if (action?.kind === 'decision' && reverted.causationId) {
+    const settled = await tx.events.find(principal.campaign.id, reverted.causationId)
+    const pending = settled ? (settled.payload as unknown as EventPayload).pending : null
+    if (pending?.action === reverted.type) return pending
+  }
+  if (!reverted.characterId) return null
+  const previous = await tx.events.previousForCharacter(principal.campaign.id, reverted.characterId, reverted.seq)
+  return previous ? (previous.payload as unknown as EventPayload).pending : null
+}
+
+/**
  * A GM undo: a new event that puts the sheet back as it was before the character's latest
  * event — every knock-on change with it, since the whole sheet is restored.
  */
@@ -274,7 +292,7 @@ export async function revertLatest(
         dice: [],
         outcome: { reverted: { id: latest.id, seq: Number(latest.seq), type: latest.type } },
         summary: `Reverted ${latest.type} #${latest.seq}: ${reverted.summary}`,
-        pending: null,
+        pending: await pendingAfterRevert(tx, principal, latest),
         sheetBefore: character.sheet as Record<string, unknown>,
         sheetAfter: reverted.sheetBefore,
       },
