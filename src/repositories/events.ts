@@ -150,18 +150,24 @@ export class EventRepository {
     return this.db.rollEvent.findFirst({ where: { campaignId, characterId }, orderBy: { seq: 'desc' } })
   }
 
+  /** The character's event just before `seq`: its sheet after is the sheet an event at `seq` started from. */
+  previousForCharacter(campaignId: string, characterId: string, seq: bigint) {
+    return this.db.rollEvent.findFirst({
+      where: { campaignId, characterId, seq: { lt: seq } },
+      orderBy: { seq: 'desc' },
+    })
+  }
+
   /**
-   * The character's latest event that left `decision` pending (settled since or not). Found
-   * through the partial index on the pending action, so it costs the same at any history depth.
+   * The character's events that left `decision` pending (settled since or not), as ids. Found
+   * through the partial index on the pending action, so no event's payload is read.
    */
-  async latestPendingFor(campaignId: string, characterId: string, decision: string): Promise<string | null> {
-    const [row] = await this.db.$queryRaw<{ id: string }[]>`
+  async pendingFor(campaignId: string, characterId: string, decision: string): Promise<Set<string>> {
+    const rows = await this.db.$queryRaw<{ id: string }[]>`
       SELECT "id" FROM "roll_events"
       WHERE "campaign_id" = ${campaignId}::uuid AND "character_id" = ${characterId}::uuid
-        AND (("payload" -> 'pending') ->> 'action') = ${decision}
-      ORDER BY "seq" DESC
-      LIMIT 1`
-    return row?.id ?? null
+        AND (("payload" -> 'pending') ->> 'action') = ${decision}`
+    return new Set(rows.map((row) => row.id))
   }
 
   /** The character's events in order, as links only (no payloads): enough to follow reverts. */
@@ -175,24 +181,5 @@ export class EventRepository {
 
   allForCharacter(campaignId: string, characterId: string) {
     return this.db.rollEvent.findMany({ where: { campaignId, characterId }, orderBy: { seq: 'asc' } })
-  }
-
-  /**
-   * The event of the deciding action that settled a pending decision and still stands (a GM
-   * revert of it reopens the decision). Other events caused by the roll, such as a passion
-   * re-roll of it, settle nothing.
-   */
-  async settlementOf(campaignId: string, eventId: string, decision: string) {
-    const settlements = await this.db.rollEvent.findMany({
-      where: { campaignId, causationId: eventId, type: decision },
-      orderBy: { seq: 'asc' },
-    })
-    for (const settlement of settlements) {
-      const reverted = await this.db.rollEvent.findFirst({
-        where: { campaignId, causationId: settlement.id, type: 'revert' },
-      })
-      if (!reverted) return settlement
-    }
-    return null
   }
 }

@@ -1,3 +1,4 @@
+import type { RollEvent } from '../generated/prisma/client.js'
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../errors.js'
 import type { Principal } from '../plugins/app/auth.js'
 import type { Visibility } from '../repositories/events.js'
@@ -41,14 +42,68 @@ function actionOfCampaign(principal: Principal, name: string) {
   return action
 }
 
+/** Where a kind of decision stands after an event of the character. */
+interface DecisionState {
+  /** The event that left the decision open, or null when none is open. */
+  open: string | null
+  /** The events showing that open decision: the one that opened it, then those that kept it open. */
+  shownBy: readonly string[]
+  /** Events whose decision was settled, each with the settlement that still stands. */
+  settledBy: ReadonlyMap<string, string>
+}
+
+const NOTHING_OPEN: DecisionState = { open: null, shownBy: [], settledBy: new Map() }
+
 /**
- * The pending roll a decision settles: the character's latest event that left this decision
- * open and has not been settled yet.
+ * Replays the character's history for one kind of decision, reverts included: a revert puts the
+ * decision back where it stood before the event it takes back, as it puts the sheet back. Only a
+ * roll that amends nothing opens a new decision; the rules refuse it while one is open, so such
+ * a roll means the earlier one was closed (a GM cleared it). Other events that still show the
+ * decision (a passion re-roll, a GM action, a revert that reopened it) keep the same one open.
  */
-async function pendingEventFor(tx: Repositories, principal: Principal, characterId: string, actionName: string) {
-  const pending = await tx.events.latestPendingFor(principal.campaign.id, characterId, actionName)
-  if (!pending) return null
-  return (await tx.events.settlementOf(principal.campaign.id, pending, actionName)) ? null : pending
+async function decisionStateFor(
+  tx: Repositories,
+  principal: Principal,
+  characterId: string,
+  decision: string,
+): Promise<DecisionState> {
+  const [events, showing] = await Promise.all([
+    tx.events.lineageForCharacter(principal.campaign.id, characterId),
+    tx.events.pendingFor(principal.campaign.id, characterId, decision),
+  ])
+  const ruleSet = ruleSetOfCampaign(principal)
+  const before = new Map<string, DecisionState>()
+  let state = NOTHING_OPEN
+  for (const event of events) {
+    before.set(event.id, state)
+    let next = event.type === 'revert' ? (before.get(event.causationId ?? '') ?? state) : state
+    if (event.type === decision && next.open !== null) {
+      const settledBy = new Map(next.settledBy)
+      for (const id of next.shownBy) settledBy.set(id, event.id)
+      next = { open: null, shownBy: [], settledBy }
+    }
+    if (showing.has(event.id)) {
+      const action = findAction(ruleSet, event.type)
+      const opens = next.open === null || (action?.kind === 'roll' && !action.amends)
+      next = opens
+        ? { ...next, open: event.id, shownBy: [event.id] }
+        : { ...next, shownBy: [...next.shownBy, event.id] }
+    }
+    state = next
+  }
+  return state
+}
+
+/** The event a decision settles, given in the path: refused unless its decision is the character's open one. */
+function requireOpen(state: DecisionState, eventId: string, decision: string) {
+  if (state.shownBy.includes(eventId)) return
+  const settlement = state.settledBy.get(eventId)
+  if (settlement) throw new ConflictError(`event ${eventId} was already settled by event ${settlement}`)
+  throw new ConflictError(
+    `the ${decision} decision of event ${eventId} is no longer open${
+      state.open ? `: the character's open one is event ${state.open}; settle that one` : ''
+    }`,
+  )
 }
 
 /** The event an amending action changes: the character's latest standing event of the types it amends. */
@@ -99,17 +154,14 @@ async function perform(
   authorize(principal, action, characterId, visibility)
   const result = await store.transaction(async (tx) => {
     const character = await lockCharacter(tx, principal, characterId)
-    const causationId =
-      options.causationId ??
-      (action.kind === 'decision'
-        ? await pendingEventFor(tx, principal, characterId, action.name)
-        : action.amends
-          ? await amendedEventFor(tx, principal, characterId, action.amends)
-          : null)
-    if (options.causationId) {
-      const settlement = await tx.events.settlementOf(principal.campaign.id, options.causationId, action.name)
-      if (settlement)
-        throw new ConflictError(`event ${options.causationId} was already settled by event ${settlement.id}`)
+    let causationId: string | null = null
+    if (action.kind === 'decision') {
+      const decision = await decisionStateFor(tx, principal, characterId, action.name)
+      // Settling through an event applies to that event only, never to a newer decision of the same kind.
+      if (options.causationId) requireOpen(decision, options.causationId, action.name)
+      causationId = options.causationId ?? decision.open
+    } else if (action.amends) {
+      causationId = await amendedEventFor(tx, principal, characterId, action.amends)
     }
     // Settling (or re-rolling) a GM-only roll stays GM-only (as its revert does): a public follow-up would show players the hidden roll.
     const settled = causationId ? await tx.events.find(principal.campaign.id, causationId) : null
@@ -187,6 +239,23 @@ export async function settleDecision(
 }
 
 /**
+ * What is pending once a revert puts the sheet back as it was before `reverted`: the decision
+ * `reverted` settled is open again (shown as the event that left it open showed it); otherwise
+ * whatever the character's previous event left pending, since its sheet is the one restored.
+ */
+async function pendingAfterRevert(tx: Repositories, principal: Principal, reverted: RollEvent) {
+  const action = findAction(ruleSetOfCampaign(principal), reverted.type)
+  if (action?.kind === 'decision' && reverted.causationId) {
+    const settled = await tx.events.find(principal.campaign.id, reverted.causationId)
+    const pending = settled ? (settled.payload as unknown as EventPayload).pending : null
+    if (pending?.action === reverted.type) return pending
+  }
+  if (!reverted.characterId) return null
+  const previous = await tx.events.previousForCharacter(principal.campaign.id, reverted.characterId, reverted.seq)
+  return previous ? (previous.payload as unknown as EventPayload).pending : null
+}
+
+/**
  * A GM undo: a new event that puts the sheet back as it was before the character's latest
  * event — every knock-on change with it, since the whole sheet is restored.
  */
@@ -223,7 +292,7 @@ export async function revertLatest(
         dice: [],
         outcome: { reverted: { id: latest.id, seq: Number(latest.seq), type: latest.type } },
         summary: `Reverted ${latest.type} #${latest.seq}: ${reverted.summary}`,
-        pending: null,
+        pending: await pendingAfterRevert(tx, principal, latest),
         sheetBefore: character.sheet as Record<string, unknown>,
         sheetAfter: reverted.sheetBefore,
       },

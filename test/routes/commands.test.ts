@@ -230,6 +230,72 @@ t.test('reverting a settlement reopens the decision it settled', async (t) => {
   t.equal(resettled.character.sheet.stressed.response, 'frenzy', 'the new response stands')
 })
 
+t.test('a revert that reopens a decision shows it pending, as the roll did', async (t) => {
+  const { campaign, ids } = await setUp()
+  const roll = created(
+    await act(app, campaign.auth, ids, 'stress-check', { request: { meter: 'violence', rank: 5 }, dice: provided(99) }),
+    'the failed check',
+  )
+  const settled = created(
+    await decide(app, campaign.auth, ids.campaignId, roll.event.id, { request: { response: 'panic' } }),
+    'the settlement',
+  )
+  const undo = created(await revert(app, campaign.auth, ids, settled.event.id), 'the revert')
+  t.same(undo.event.pending, roll.event.pending, 'the revert shows the roll’s decision pending again')
+  const history = await allEvents(app, campaign.auth, ids.campaignId)
+  t.same(history.at(-1)?.pending, roll.event.pending, 'and so does the history')
+
+  const blocked = await act(app, campaign.auth, ids, 'stress-check', { request: { meter: 'self', rank: 5 } })
+  t.equal(blocked.statusCode, 409, 'the reopened decision still blocks a new stress check')
+  const count = (await allEvents(app, campaign.auth, ids.campaignId)).length
+  const stale = await decide(app, campaign.auth, ids.campaignId, settled.event.id, { request: { response: 'frenzy' } })
+  t.equal(stale.statusCode, 409, 'the reverted settlement has nothing to settle')
+  t.equal((await allEvents(app, campaign.auth, ids.campaignId)).length, count, 'no event was added')
+
+  const resettled = created(
+    await decide(app, campaign.auth, ids.campaignId, undo.event.id, { request: { response: 'frenzy' } }),
+    'settling through the revert that shows it',
+  )
+  t.equal(resettled.event.causationId, undo.event.id, 'the settlement is caused by the event in the path')
+  t.equal(resettled.character.sheet.stressed.response, 'frenzy', 'the response stands')
+  const twice = await decide(app, campaign.auth, ids.campaignId, roll.event.id, { request: { response: 'panic' } })
+  t.equal(twice.statusCode, 409, 'the roll is then settled too: 409')
+  t.match((twice.json() as Problem).detail, 'already settled', 'the problem says it was already settled')
+  const report = await audit(app, campaign.auth, ids)
+  t.ok(report.consistent, `the audit rebuilds the sheet (${JSON.stringify(report.divergence)})`)
+})
+
+t.test('reverting a trauma-response with a GM action between reopens the trauma roll’s decision', async (t) => {
+  const { campaign, ids } = await setUp('trauma-table')
+  const roll = created(
+    await act(app, campaign.auth, ids, 'trauma-roll', { request: { modifier: 0 }, dice: provided(8) }),
+    'the pending trauma',
+  )
+  created(await act(app, campaign.auth, ids, 'end-scene', { request: {} }), 'a GM action while it is pending')
+  const settled = created(
+    await decide(app, campaign.auth, ids.campaignId, roll.event.id, { request: { response: 'accept' } }),
+    'the settlement',
+  )
+  const undo = created(await revert(app, campaign.auth, ids, settled.event.id), 'the revert')
+  t.same(undo.event.pending, roll.event.pending, 'the revert shows the trauma pending again')
+  t.not(undo.character.sheet.pendingTrauma, null, 'the sheet agrees')
+  const again = created(
+    await decide(app, campaign.auth, ids.campaignId, roll.event.id, { request: { response: 'accept' } }),
+    'settling through the original roll',
+  )
+  t.equal(again.event.causationId, roll.event.id, 'the new settlement is caused by the roll')
+})
+
+t.test('a revert that leaves no decision open shows nothing pending', async (t) => {
+  const { campaign, ids } = await setUp()
+  const pass = created(
+    await act(app, campaign.auth, ids, 'stress-check', { request: { meter: 'violence', rank: 5 }, dice: provided(10) }),
+    'a passed check',
+  )
+  const undo = created(await revert(app, campaign.auth, ids, pass.event.id), 'the revert')
+  t.equal(undo.event.pending, null, 'nothing is pending after it')
+})
+
 t.test('reverting a pending roll removes the decision with it', async (t) => {
   const { campaign, ids } = await setUp('reaction-rolls')
   const before = await getCharacter(app, campaign.auth, ids)

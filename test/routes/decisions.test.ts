@@ -9,6 +9,7 @@ import {
   decide,
   getCharacter,
   provided,
+  revert,
   type Ids,
   type Problem,
 } from '../helpers/commands.js'
@@ -127,6 +128,59 @@ for (const flow of FLOWS) {
     })
   })
 }
+
+for (const flow of FLOWS) {
+  t.test(`${flow.ruleset}: an old ${flow.roll} reverted unsettled cannot settle the newer one left open`, async (t) => {
+    const { campaign, ids } = await setUp(flow.ruleset)
+    const { auth } = campaign
+    const old = created(await act(app, auth, ids, flow.roll, flow.pendingRoll), 'the first pending roll')
+    created(await revert(app, auth, ids, old.event.id), 'the GM reverts it without settling it')
+    const fresh = created(await act(app, auth, ids, flow.roll, flow.pendingRoll), 'the newer pending roll')
+    t.equal(fresh.event.pending?.action, flow.decision, `the newer roll leaves ${flow.decision} open`)
+    const count = (await allEvents(app, auth, ids.campaignId)).length
+
+    const res = await decide(app, auth, ids.campaignId, old.event.id, { request: flow.settle })
+    t.equal(res.statusCode, 409, 'the old event’s decision is 409 Conflict')
+    t.match(res.headers['content-type'], PROBLEM, 'as problem details')
+    const problem = res.json() as Problem
+    t.equal(problem.code, 'CONFLICT', 'with the conflict code')
+    t.match(problem.detail, old.event.id, 'the problem names the event in the path')
+    t.match(problem.detail, fresh.event.id, 'and the event whose decision is open')
+    t.equal((await allEvents(app, auth, ids.campaignId)).length, count, 'no event was added')
+    const after = await getCharacter(app, auth, ids)
+    t.equal(after.version, fresh.character.version, 'the character version is unchanged')
+    t.ok(flow.isOpen(after.sheet), 'the newer decision is still open')
+
+    const settled = created(
+      await decide(app, auth, ids.campaignId, fresh.event.id, { request: flow.settle }),
+      'settling the newer roll',
+    )
+    t.equal(settled.event.causationId, fresh.event.id, 'the newer roll settles through its own event')
+  })
+}
+
+t.test('a stress-response left open and cleared by the GM cannot settle the next one', async (t) => {
+  const { campaign, ids } = await setUp('shock-meters')
+  const { auth } = campaign
+  const check = { request: { meter: 'violence', rank: 5 }, dice: provided(99) }
+  const old = created(await act(app, auth, ids, 'stress-check', check), 'the first failed check')
+  created(await act(app, auth, ids, 'clear-stressed', { request: { reason: 'The gunman fled' } }), 'the GM clears it')
+  const fresh = created(await act(app, auth, ids, 'stress-check', check), 'the next failed check')
+  const count = (await allEvents(app, auth, ids.campaignId)).length
+
+  const res = await decide(app, auth, ids.campaignId, old.event.id, { request: { response: 'panic' } })
+  t.equal(res.statusCode, 409, 'the cleared check’s decision is 409 Conflict')
+  t.match(res.headers['content-type'], PROBLEM, 'as problem details')
+  t.match((res.json() as Problem).detail, fresh.event.id, 'the problem names the event whose decision is open')
+  t.equal((await allEvents(app, auth, ids.campaignId)).length, count, 'no event was added')
+  t.equal((await getCharacter(app, auth, ids)).sheet.stressed.response, 'pending', 'the newer response is still open')
+
+  const own = created(
+    await act(app, auth, ids, 'stress-response', { request: { response: 'frenzy' } }),
+    'the decision action’s own route',
+  )
+  t.equal(own.event.causationId, fresh.event.id, 'the own route settles the newer check')
+})
 
 t.test('settling an event that left nothing pending is 409', async (t) => {
   const { campaign, ids } = await setUp('shock-meters')

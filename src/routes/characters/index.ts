@@ -159,7 +159,7 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'revertLatestEvent',
         summary: 'Undo the character’s latest event',
         description:
-          'GM only. Appends a `revert` event that puts the whole sheet back as it was before the named event — notches, derived abilities, burn-out, conditions, pending decisions. Only the character’s latest event can be reverted (409 otherwise); the history itself is never changed.',
+          'GM only. Appends a `revert` event that puts the whole sheet back as it was before the named event — notches, derived abilities, burn-out, conditions, pending decisions. When that reopens a decision (reverting its settlement, say), the revert’s `pending` shows it, as the roll that left it open did, and either event settles it. Only the character’s latest event can be reverted (409 otherwise); the history itself is never changed.',
         security,
         params: CharacterParams,
         headers: IdempotencyHeaders,

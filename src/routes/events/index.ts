@@ -164,7 +164,7 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'settleDecision',
         summary: 'Settle the decision an event left pending',
         description:
-          'When a roll ends with `pending` set, its decision (a stress response, a trauma to accept or answer, a retrieval…) is made here. The request is the one of the action named in `pending.action`. The settlement is its own event with `causationId` = this event. Settling twice is 409.',
+          'When a roll ends with `pending` set, its decision (a stress response, a trauma to accept or answer, a retrieval…) is made here. The request is the one of the action named in `pending.action`. The settlement is its own event with `causationId` = this event. It settles this event’s decision only: settling twice is 409, and so is settling an event whose decision is no longer the character’s open one (reverted, or cleared by the GM before a newer roll left a new one open), which names the event to settle instead.',
         security,
         params: EventParams,
         headers: IdempotencyHeaders,
