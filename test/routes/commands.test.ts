@@ -147,6 +147,7 @@ t.test('a revert is itself an event that names what it undid', async (t) => {
   t.equal(undo.event.seq, roll.event.seq + 1, 'it takes the next sequence number')
   t.same(undo.event.sheetBefore, roll.event.sheetAfter, 'its sheetBefore is the reverted event’s sheetAfter')
   t.same(undo.event.sheetAfter, roll.event.sheetBefore, 'its sheetAfter is the reverted event’s sheetBefore')
+  t.equal(undo.event.pending, null, 'a revert that leaves no decision open shows nothing pending')
   const history = await allEvents(app, campaign.auth, ids.campaignId)
   t.same(
     history.map((event) => event.type),
@@ -206,8 +207,8 @@ t.test('reverting an archive un-archives the character', async (t) => {
   t.ok(report.consistent, `the audit rebuilds the sheet (${JSON.stringify(report.divergence)})`)
 })
 
-t.test('reverting a settlement reopens the decision it settled', async (t) => {
-  const { campaign, ids } = await setUp()
+/** A failed check whose response is settled, then the settlement reverted by the GM. */
+async function settleThenRevert(campaign: TestCampaign, ids: Ids) {
   const roll = created(
     await act(app, campaign.auth, ids, 'stress-check', { request: { meter: 'violence', rank: 5 }, dice: provided(99) }),
     'the failed check',
@@ -217,6 +218,12 @@ t.test('reverting a settlement reopens the decision it settled', async (t) => {
     'the settlement',
   )
   const undo = created(await revert(app, campaign.auth, ids, settled.event.id), 'the revert')
+  return { roll, settled, undo }
+}
+
+t.test('reverting a settlement reopens the decision it settled', async (t) => {
+  const { campaign, ids } = await setUp()
+  const { roll, undo } = await settleThenRevert(campaign, ids)
   t.same(undo.character.sheet, roll.character.sheet, 'the sheet is back to the pending one')
   t.equal(undo.character.sheet.stressed.response, 'pending', 'the response is pending again')
 
@@ -232,15 +239,7 @@ t.test('reverting a settlement reopens the decision it settled', async (t) => {
 
 t.test('a revert that reopens a decision shows it pending, as the roll did', async (t) => {
   const { campaign, ids } = await setUp()
-  const roll = created(
-    await act(app, campaign.auth, ids, 'stress-check', { request: { meter: 'violence', rank: 5 }, dice: provided(99) }),
-    'the failed check',
-  )
-  const settled = created(
-    await decide(app, campaign.auth, ids.campaignId, roll.event.id, { request: { response: 'panic' } }),
-    'the settlement',
-  )
-  const undo = created(await revert(app, campaign.auth, ids, settled.event.id), 'the revert')
+  const { roll, settled, undo } = await settleThenRevert(campaign, ids)
   t.same(undo.event.pending, roll.event.pending, 'the revert shows the roll’s decision pending again')
   const history = await allEvents(app, campaign.auth, ids.campaignId)
   t.same(history.at(-1)?.pending, roll.event.pending, 'and so does the history')
@@ -284,16 +283,6 @@ t.test('reverting a trauma-response with a GM action between reopens the trauma 
     'settling through the original roll',
   )
   t.equal(again.event.causationId, roll.event.id, 'the new settlement is caused by the roll')
-})
-
-t.test('a revert that leaves no decision open shows nothing pending', async (t) => {
-  const { campaign, ids } = await setUp()
-  const pass = created(
-    await act(app, campaign.auth, ids, 'stress-check', { request: { meter: 'violence', rank: 5 }, dice: provided(10) }),
-    'a passed check',
-  )
-  const undo = created(await revert(app, campaign.auth, ids, pass.event.id), 'the revert')
-  t.equal(undo.event.pending, null, 'nothing is pending after it')
 })
 
 t.test('reverting a pending roll removes the decision with it', async (t) => {
