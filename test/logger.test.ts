@@ -2,6 +2,7 @@ import t from 'tap'
 import pino from 'pino'
 import { Writable } from 'node:stream'
 import { loggerOptions } from '../src/logger.js'
+import { buildTestApp } from './helpers/build-app.js'
 
 function capture() {
   const lines: Record<string, unknown>[] = []
@@ -32,4 +33,34 @@ t.test('secrets, keys and tokens in logged objects are redacted', async (t) => {
 t.test('pretty output only on a terminal', async (t) => {
   t.notOk((loggerOptions({ LOG_LEVEL: 'info' }, false) as pino.LoggerOptions).transport, 'plain JSON off a TTY')
   t.ok((loggerOptions({ LOG_LEVEL: 'info' }, true) as pino.LoggerOptions).transport, 'pino-pretty on a TTY')
+})
+
+t.test('the app logs one line per request, with the request, the status and the time', async (t) => {
+  const lines: Record<string, any>[] = []
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(JSON.parse(String(chunk)))
+      done()
+    },
+  })
+  const app = await buildTestApp(
+    t,
+    {},
+    { logger: { ...(loggerOptions({ LOG_LEVEL: 'info' }, false) as object), stream } },
+  )
+  const res = await app.inject({ url: '/v1/rulesets', headers: { authorization: 'Bearer nrv_gm_secret' } })
+  t.equal(res.statusCode, 200)
+  const logged = lines.filter((line) => line.reqId === res.headers['x-request-id'])
+  t.equal(logged.length, 1, 'one line for the request')
+  t.match(
+    logged[0],
+    {
+      msg: 'request completed',
+      req: { method: 'GET', url: '/v1/rulesets' },
+      res: { statusCode: 200 },
+      responseTime: Number,
+    },
+    'naming the method, URL, status and time',
+  )
+  t.notMatch(JSON.stringify(logged[0]), 'nrv_gm_secret', 'never the key')
 })
