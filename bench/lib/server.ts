@@ -92,6 +92,8 @@ function processEnv() {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
     LOG_LEVEL: 'info',
+    // As the Dockerfile sets it: Prisma then builds minimal errors, with no call site captured per query.
+    NODE_ENV: 'production',
     NODE_OPTIONS: imageNodeOptions(),
   }
 }
