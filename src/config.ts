@@ -55,6 +55,8 @@ export const ConfigSchema = Type.Object({
   WEBHOOK_DISABLE_AFTER_MS: Type.Integer({ minimum: 1, default: 5 * 24 * 60 * 60 * 1000 }),
   WEBHOOK_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 1_000 }),
   WEBHOOK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+  /** Days a delivered or failed delivery is kept, with its attempts; 0 keeps them forever. */
+  WEBHOOK_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 36_500, default: 30 }),
   DATABASE_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 3_000 }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 256 * 1024 }),
   RATE_LIMIT_MAX: Type.Integer({ minimum: 0, default: 1_200 }),

@@ -27,6 +27,8 @@ t.test('webhook settings default to Standard Webhooks’ schedule, a 15 s timeou
   t.equal(config.WEBHOOK_TIMEOUT_MS, 15_000)
   t.equal(config.WEBHOOK_RETRY_SCHEDULE, '5,300,1800,7200,18000,36000,36000')
   t.equal(config.WEBHOOK_DISABLE_AFTER_MS, 5 * 24 * 60 * 60 * 1000, 'disabled after 5 days of failures')
+  t.equal(config.WEBHOOK_RETENTION_DAYS, 30, 'settled deliveries kept 30 days')
+  t.equal(loadConfig({ WEBHOOK_RETENTION_DAYS: '0' }).WEBHOOK_RETENTION_DAYS, 0, '0 keeps them forever')
   t.equal(loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'true' }).WEBHOOK_ALLOW_PRIVATE, true, '"true" becomes a boolean')
 })
 
@@ -111,6 +113,7 @@ for (const [variable, value] of [
   ['WEBHOOK_TIMEOUT_MS', '10'],
   ['WEBHOOK_RETRY_SCHEDULE', '5s,5m'],
   ['WEBHOOK_POLL_INTERVAL_MS', '0'],
+  ['WEBHOOK_RETENTION_DAYS', '-1'],
   ['BODY_LIMIT_BYTES', '10'],
   ['RATE_LIMIT_MAX', '-1'],
   ['RATE_LIMIT_WINDOW_MS', '5'],

@@ -342,6 +342,37 @@ export class WebhookRepository {
     return new Set(rows.map((row) => row.id))
   }
 
+  /**
+   * Retention: deletes up to `limit` deliveries that reached a final state (`delivered`, or
+   * `failed` for good) more than `retentionDays` ago, and their attempts. Both settling
+   * statements set `next_attempt_at` to the moment a delivery became final, so the
+   * (status, next_attempt_at) index finds them; `delivered_at` is checked too, to be safe.
+   * A pending or in-flight delivery is never touched, however old. SKIP LOCKED lets sweeps on
+   * several instances run at once without waiting for each other, and passes over a delivery
+   * being redelivered right now; taking the lock re-checks the row, so one queued again
+   * meanwhile stays, and once locked nothing can queue it again before it is gone.
+   */
+  async deleteFinalBefore(retentionDays: number, limit: number): Promise<{ deliveries: number; attempts: number }> {
+    const [row] = await this.db.$queryRaw<{ deliveries: number; attempts: number }[]>`
+      WITH doomed AS (
+        SELECT d."id" FROM "webhook_deliveries" d
+        WHERE d."status" IN ('delivered', 'failed')
+          AND d."next_attempt_at" < now() - make_interval(days => ${retentionDays}::integer)
+          AND (d."delivered_at" IS NULL OR d."delivered_at" < now() - make_interval(days => ${retentionDays}::integer))
+        LIMIT ${limit}::integer
+        FOR UPDATE SKIP LOCKED
+      ), attempts AS (
+        DELETE FROM "webhook_attempts" a USING doomed WHERE a."delivery_id" = doomed."id"
+        RETURNING 1
+      ), deliveries AS (
+        DELETE FROM "webhook_deliveries" d USING doomed
+        WHERE d."id" = doomed."id"
+        RETURNING 1
+      )
+      SELECT (SELECT count(*) FROM deliveries)::int AS "deliveries", (SELECT count(*) FROM attempts)::int AS "attempts"`
+    return row ?? { deliveries: 0, attempts: 0 }
+  }
+
   /** Only where no other process can hold a lease (embedded PGlite): a previous run's leases are void. */
   releaseAllLeases(): Promise<number> {
     return this.db.$executeRaw`

@@ -226,6 +226,8 @@ export async function redeliver(context: WebhookContext, principal: Principal, w
   await endpointOf(context, principal, webhookId)
   await deliveryOf(context, webhookId, deliveryId)
   if (!(await context.store.webhooks.requeue(deliveryId))) {
+    // Not queued: either it is in flight, or retention removed it meanwhile (then 404).
+    await deliveryOf(context, webhookId, deliveryId)
     throw new ConflictError(`delivery ${deliveryId} is being sent right now; try again once it has settled`)
   }
   context.wake()

@@ -30,7 +30,18 @@ export interface DispatcherOptions {
    * whatever was in flight belonged to a previous run of this one.
    */
   releaseLeasesOnStart: boolean
+  /** Days a delivered or failed delivery is kept, with its attempts; 0 keeps them forever. */
+  retentionDays: number
+  /** How often old final deliveries are removed; the first sweep runs shortly after start. */
+  retentionSweepMs: number
+  /** Deliveries removed per statement, so no sweep holds many locks for long. */
+  retentionBatchSize: number
 }
+
+/** Retention sweeps run hourly, and once this soon after start (or sooner, when the interval is shorter). */
+const RETENTION_SWEEP_MS = 60 * 60 * 1000
+const FIRST_RETENTION_SWEEP_MS = 30_000
+const RETENTION_BATCH_SIZE = 1_000
 
 export function dispatcherOptions(config: Config): Omit<DispatcherOptions, 'releaseLeasesOnStart'> {
   return {
@@ -40,6 +51,9 @@ export function dispatcherOptions(config: Config): Omit<DispatcherOptions, 'rele
     pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
     concurrency: config.WEBHOOK_CONCURRENCY,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+    retentionDays: config.WEBHOOK_RETENTION_DAYS,
+    retentionSweepMs: RETENTION_SWEEP_MS,
+    retentionBatchSize: RETENTION_BATCH_SIZE,
   }
 }
 
@@ -93,6 +107,8 @@ export class WebhookDispatcher {
   #wakeSleep: (() => void) | undefined
   #retryTimer: NodeJS.Timeout | undefined
   #retryAt = Infinity
+  #retentionTimer: NodeJS.Timeout | undefined
+  #sweeping: Promise<void> | undefined
   /** The last claim found work: more is likely due, so the next one skips the `anyDue` probe. */
   #busy = false
   /** Successes waiting to be settled together, at the end of this turn of the event loop. */
@@ -106,7 +122,11 @@ export class WebhookDispatcher {
   }
 
   start(): void {
-    this.#loop ??= this.#run()
+    if (this.#loop) return
+    this.#loop = this.#run()
+    if (this.#options.retentionDays > 0) {
+      this.#scheduleSweep(Math.min(FIRST_RETENTION_SWEEP_MS, this.#options.retentionSweepMs))
+    }
   }
 
   /** New work may be due (an event was committed, a delivery settled or was queued): look now. */
@@ -119,8 +139,10 @@ export class WebhookDispatcher {
   async stop(): Promise<void> {
     this.#stopping = true
     clearTimeout(this.#retryTimer)
+    clearTimeout(this.#retentionTimer)
     this.wake()
     await this.#loop
+    await this.#sweeping
     await Promise.allSettled(this.#inFlight.values())
     this.#agents.http.destroy()
     this.#agents.https.destroy()
@@ -148,6 +170,45 @@ export class WebhookDispatcher {
       // Never stops the service from starting: those deliveries go out when their leases run out.
       this.#log.error({ err }, 'could not release the leases of the last run')
     }
+  }
+
+  #scheduleSweep(ms: number): void {
+    if (this.#stopping) return
+    this.#retentionTimer = setTimeout(() => {
+      this.#sweeping = this.sweep()
+        .then(() => undefined)
+        .finally(() => {
+          this.#sweeping = undefined
+          this.#scheduleSweep(this.#options.retentionSweepMs)
+        })
+    }, ms)
+    this.#retentionTimer.unref()
+  }
+
+  /**
+   * Retention: removes the deliveries that were delivered or failed for good longer ago than
+   * `retentionDays`, with their attempts, a batch per statement until none is left. Every
+   * dispatcher sweeps; concurrent sweeps skip each other's rows. Never throws: a failed
+   * sweep is logged and the next one tries again. Returns how many rows it removed.
+   */
+  async sweep(): Promise<{ deliveries: number; attempts: number }> {
+    const removed = { deliveries: 0, attempts: 0 }
+    const { retentionDays, retentionBatchSize } = this.#options
+    if (retentionDays <= 0) return removed
+    try {
+      while (!this.#stopping) {
+        const batch = await this.#store.webhooks.deleteFinalBefore(retentionDays, retentionBatchSize)
+        removed.deliveries += batch.deliveries
+        removed.attempts += batch.attempts
+        if (batch.deliveries < retentionBatchSize) break
+      }
+    } catch (err) {
+      this.#log.error({ err, ...removed }, 'removing old webhook deliveries failed; trying again at the next sweep')
+    }
+    if (removed.deliveries > 0) {
+      this.#log.info({ ...removed, retentionDays }, 'old webhook deliveries and their attempts removed')
+    }
+    return removed
   }
 
   #sleep(ms: number): Promise<void> {

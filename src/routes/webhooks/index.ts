@@ -210,7 +210,7 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
         operationId: 'listWebhookDeliveries',
         summary: 'List an endpoint’s deliveries',
         description:
-          'GM only. Newest first, each with its status and every attempt (time, HTTP status, latency, error, start of the response). Filter by status; page with `after`.',
+          'GM only. Newest first, each with its status and every attempt (time, HTTP status, latency, error, start of the response). Filter by status; page with `after`. Deliveries delivered or failed longer ago than the retention period (`WEBHOOK_RETENTION_DAYS`, 30 days by default) are removed with their attempts; pending ones are kept however old.',
         security,
         params: WebhookParams,
         querystring: WebhookDeliveryListQuery,
@@ -246,7 +246,7 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
         operationId: 'redeliverWebhookDelivery',
         summary: 'Send a delivery again',
         description:
-          'GM only. Queues the delivery again, due now, with a fresh round of retries — delivered or failed alike. It keeps its id, so the consumer sees the same `webhook-id`. 409 while it is being sent.',
+          'GM only. Queues the delivery again, due now, with a fresh round of retries — delivered or failed alike. It keeps its id, so the consumer sees the same `webhook-id`. 409 while it is being sent; 404 once retention has removed it (delivered or failed longer ago than `WEBHOOK_RETENTION_DAYS`): replay its event instead.',
         security,
         params: WebhookDeliveryParams,
         response: {
@@ -270,7 +270,7 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
         operationId: 'replayWebhookEvents',
         summary: 'Replay events since a sequence number',
         description:
-          'GM only. Queues every event after `afterSeq` that the endpoint’s filters select, including events recorded while it was disabled or before it existed. Events it already had a delivery for keep their `webhook-id`.',
+          'GM only. Queues every event after `afterSeq` that the endpoint’s filters select, including events recorded while it was disabled or before it existed. Events it already had a delivery for keep their `webhook-id`, unless retention has removed that delivery: then a new one is queued, with a new `webhook-id`.',
         security,
         params: WebhookParams,
         body: ref(ReplayWebhookSchema),
