@@ -28,9 +28,10 @@ t.test(`a receiver that is down while ${EVENTS} events are recorded gets all of 
     'while the receiver was down every attempt was refused, and recorded',
   )
   t.ok(attempts.length < EVENTS, `the endpoint backed off: ${attempts.length} attempts for ${EVENTS} deliveries`)
+  // The list can catch one delivery in the middle of an attempt ('delivering'): still open too.
   t.ok(
-    failing.every((delivery) => delivery.status === 'pending'),
-    'every delivery is still queued',
+    failing.every((delivery) => delivery.status === 'pending' || delivery.status === 'delivering'),
+    'every delivery is still queued, none given up or marked delivered',
   )
   t.ok(
     (await app.inject({ url: `/v1/campaigns/${campaign.id}/webhooks/${webhook.id}`, headers: auth })).json()
