@@ -1,4 +1,4 @@
-import type { FastifyServerOptions } from 'fastify'
+import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import type { Config } from './config.js'
 
 /** Paths pino must never print: credentials in headers and any secret in a logged object. */
@@ -23,5 +23,20 @@ export function loggerOptions(
     level: config.LOG_LEVEL,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l' } } } : {}),
+  }
+}
+
+/**
+ * One log line per request, written when it ends, with everything Fastify's two lines said
+ * (method, URL, client, status, elapsed time): half the log writes, which were 8.7 % of a
+ * roll's CPU (docs/BENCHMARKS.md). Fastify's other log lines are unchanged.
+ */
+export class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime }
+    if (error) reply.log.error({ ...line, err: error }, 'request errored')
+    else reply.log.info(line, 'request completed')
   }
 }
