@@ -4,16 +4,23 @@ import { Writable } from 'node:stream'
 import { loggerOptions } from '../src/logger.js'
 import { buildTestApp } from './helpers/build-app.js'
 
-function capture() {
-  const lines: Record<string, unknown>[] = []
+const PRODUCTION = loggerOptions({ LOG_LEVEL: 'info' }, false) as pino.LoggerOptions
+
+/** A stream that keeps every JSON line written to it. */
+function lineStream() {
+  const lines: Record<string, any>[] = []
   const stream = new Writable({
     write(chunk, _encoding, done) {
       lines.push(JSON.parse(String(chunk)))
       done()
     },
   })
-  const options = loggerOptions({ LOG_LEVEL: 'info' }, false) as pino.LoggerOptions
-  return { log: pino(options, stream), lines }
+  return { stream, lines }
+}
+
+function capture() {
+  const { stream, lines } = lineStream()
+  return { log: pino(PRODUCTION, stream), lines }
 }
 
 t.test('the Authorization header is redacted from logged requests', async (t) => {
@@ -36,18 +43,8 @@ t.test('pretty output only on a terminal', async (t) => {
 })
 
 t.test('the app logs one line per request, with the request, the status and the time', async (t) => {
-  const lines: Record<string, any>[] = []
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(JSON.parse(String(chunk)))
-      done()
-    },
-  })
-  const app = await buildTestApp(
-    t,
-    {},
-    { logger: { ...(loggerOptions({ LOG_LEVEL: 'info' }, false) as object), stream } },
-  )
+  const { stream, lines } = lineStream()
+  const app = await buildTestApp(t, {}, { logger: { ...PRODUCTION, stream } })
   const res = await app.inject({ url: '/v1/rulesets', headers: { authorization: 'Bearer nrv_gm_secret' } })
   t.equal(res.statusCode, 200)
   const logged = lines.filter((line) => line.reqId === res.headers['x-request-id'])
