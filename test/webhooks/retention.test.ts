@@ -1,10 +1,10 @@
 import t, { type Test } from 'tap'
 import { Writable } from 'node:stream'
 import { pino } from 'pino'
-import { buildApp, type App } from '../../src/app.js'
+import type { App } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
 import { dispatcherOptions, WebhookDispatcher, type DispatcherOptions } from '../../src/webhooks/dispatcher.js'
-import { freshDatabaseUrl } from '../helpers/database.js'
+import { buildTestApp } from '../helpers/build-app.js'
 import { eventually, startReceiver } from '../helpers/webhook-receiver.js'
 import { allDeliveries, campaignWithCharacter, createWebhook, FAST_WEBHOOKS, newSession } from '../helpers/webhooks.js'
 
@@ -14,25 +14,15 @@ type FinalOrOpen = 'delivered' | 'failed' | 'pending' | 'delivering'
  * An app that only queues (its own dispatcher is off), with one endpoint and `events`
  * deliveries to it, so each test puts them in the states it needs and sweeps them itself.
  */
-async function outboxWith(t: Test, events: number, env: Record<string, string> = {}) {
-  const url = await freshDatabaseUrl(t)
-  const config = loadConfig({
-    LOG_LEVEL: 'silent',
-    ...FAST_WEBHOOKS,
-    WEBHOOK_DISPATCHER: 'off',
-    ...env,
-    ...(url ? { DATABASE_URL: url } : { DATA_DIR: 'memory://' }),
-  })
-  const app = await buildApp(config, { logger: false })
-  t.teardown(() => app.close())
-  await app.ready()
+async function outboxWith(t: Test, events: number) {
+  const app = await buildTestApp(t, { ...FAST_WEBHOOKS, WEBHOOK_DISPATCHER: 'off' })
   const { campaign, auth, ids } = await campaignWithCharacter(app)
   const webhook = await createWebhook(app, campaign.id, auth, { url: 'http://127.0.0.1:9/hooks' })
   for (let i = 0; i < events; i++) await newSession(app, auth, ids)
   // Oldest event first.
   const deliveries = (await allDeliveries(app, campaign.id, auth, webhook.id)).reverse()
   if (deliveries.length !== events) throw new Error(`expected ${events} deliveries, got ${deliveries.length}`)
-  return { app, config, campaign, auth, webhook, ids: deliveries.map((delivery) => delivery.id) }
+  return { app, campaign, auth, webhook, ids: deliveries.map((delivery) => delivery.id) }
 }
 
 /**
@@ -127,13 +117,14 @@ t.test('pending, retrying and in-flight deliveries stay, however old', async (t)
 })
 
 t.test('WEBHOOK_RETENTION_DAYS=0 keeps every delivery', async (t) => {
-  const { app, config, ids } = await outboxWith(t, 2, { WEBHOOK_RETENTION_DAYS: '0' })
-  t.equal(dispatcherOptions(config).retentionDays, 0, 'the setting reaches the dispatcher')
+  const { app, ids } = await outboxWith(t, 2)
+  const options = dispatcherOptions(loadConfig({ ...FAST_WEBHOOKS, WEBHOOK_RETENTION_DAYS: '0' }))
+  t.equal(options.retentionDays, 0, 'the setting reaches the dispatcher')
   await putIn(app, ids[0]!, 'delivered', 3650, 1)
   await putIn(app, ids[1]!, 'failed', 3650, 5)
 
   const lines: Record<string, unknown>[] = []
-  const dispatcher = sweeper(app, { ...dispatcherOptions(config), retentionSweepMs: 20 }, lines)
+  const dispatcher = sweeper(app, { ...options, retentionSweepMs: 20 }, lines)
   t.same(await dispatcher.sweep(), { deliveries: 0, attempts: 0 }, 'a sweep does nothing')
   dispatcher.start()
   await new Promise((resolve) => setTimeout(resolve, 200))
@@ -184,19 +175,8 @@ t.test('concurrent sweeps share the work and none fails', async (t) => {
 })
 
 t.test('a running dispatcher sweeps shortly after start and logs how many rows it removed', async (t) => {
-  const url = await freshDatabaseUrl(t)
   const receiver = await startReceiver(t)
-  const app = await buildApp(
-    loadConfig({
-      LOG_LEVEL: 'silent',
-      ...FAST_WEBHOOKS,
-      WEBHOOK_DISPATCHER: 'off',
-      ...(url ? { DATABASE_URL: url } : { DATA_DIR: 'memory://' }),
-    }),
-    { logger: false },
-  )
-  t.teardown(() => app.close())
-  await app.ready()
+  const app = await buildTestApp(t, { ...FAST_WEBHOOKS, WEBHOOK_DISPATCHER: 'off' })
   const { campaign, auth, ids } = await campaignWithCharacter(app)
   const webhook = await createWebhook(app, campaign.id, auth, { url: receiver.url })
   for (let i = 0; i < 3; i++) await newSession(app, auth, ids)
