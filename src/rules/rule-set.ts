@@ -18,11 +18,12 @@ export interface Resolution<Sheet> {
   outcome: Record<string, unknown>
   /** One line a GM can read aloud, e.g. "Violence 4 vs Fitness 45: rolled 33, success — hardened 2 → 3". */
   summary: string
-  pending: PendingDecision | null
 }
 
 export interface Resolved<Sheet> extends Resolution<Sheet> {
   dice: DieRoll[]
+  /** What the sheet after waits for: always the rule set's `pendingOf`, so the event and the sheet agree. */
+  pending: PendingDecision | null
 }
 
 export interface RuleAction<Sheet = any, Request = any, Settings = any> {
@@ -65,6 +66,8 @@ export interface RuleSet<Sheet = any, Settings = any> {
    */
   normalizeSheet(input: unknown, settings?: Settings): Sheet
   normalizeSettings(input: unknown): Settings
+  /** The decision a (normalised) sheet is waiting for, if any: what the sheet records, in the words of the rules. */
+  pendingOf(sheet: Sheet, settings: Settings): PendingDecision | null
   /** Reference tables published by GET /v1/rulesets/{ruleset}. */
   tables: Record<string, unknown>
   actions: readonly RuleAction<Sheet, any, Settings>[]
@@ -111,6 +114,6 @@ function settle<Sheet, Settings>(
     dice: rolled,
     sheet: after,
     summary: resolution.summary,
-    pending: resolution.pending,
+    pending: ruleSet.pendingOf(after, settings),
   }
 }

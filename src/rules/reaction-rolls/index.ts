@@ -1,6 +1,6 @@
 import type { RuleSet } from '../rule-set.js'
 import { reactionRetrievalAction } from './reaction-retrieval.js'
-import { reactionRollAction } from './reaction-roll.js'
+import { pendingOf, reactionRollAction } from './reaction-roll.js'
 import {
   ReactionRollsSettingsSchema,
   ReactionRollsSheetSchema,
@@ -20,6 +20,7 @@ export const reactionRolls: RuleSet<ReactionRollsSheet, ReactionRollsSettings> =
   settings: ReactionRollsSettingsSchema,
   normalizeSheet,
   normalizeSettings,
+  pendingOf,
   tables: TABLES,
   actions: [reactionRollAction, reactionRetrievalAction],
 }

@@ -46,7 +46,6 @@ export function resolveReactionRetrieval(
     sheet: settled.sheet,
     outcome,
     summary: `${capitalise(pending.ability)} ${pending.dice} result ${pending.result} vs pressure ${pending.pressure}, retrieval: ${describeRetrieval(pending.ability, settled.retrieval)}`,
-    pending: null,
   }
 }
 

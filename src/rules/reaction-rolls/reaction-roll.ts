@@ -1,6 +1,6 @@
 import { edgeOf, rollWithEdge, type Dice } from '../dice.js'
 import { RuleError } from '../errors.js'
-import type { Resolution, RuleAction } from '../rule-set.js'
+import type { PendingDecision, Resolution, RuleAction } from '../rule-set.js'
 import { applyRetrieval, assertRetrievalChoice, describeRetrieval, raisableEmotions } from './retrieval.js'
 import {
   ReactionRollOutcomeSchema,
@@ -87,7 +87,6 @@ export function resolveReactionRoll(
       sheet: structuredClone(sheet),
       outcome,
       summary: `Pressure ${request.pressure}: the player lets the event unfold — failure, no roll`,
-      pending: null,
     }
   }
 
@@ -103,7 +102,6 @@ export function resolveReactionRoll(
       sheet: structuredClone(sheet),
       outcome: { ...rolledOutcome, retrieval: null, verdict: band } satisfies ReactionRollOutcome,
       summary: `${rolled}, ${band}`,
-      pending: null,
     }
   }
 
@@ -117,7 +115,6 @@ export function resolveReactionRoll(
         verdict: settled.verdict,
       } satisfies ReactionRollOutcome,
       summary: `${rolled}, retrievable — ${describeRetrieval(abilityName, settled.retrieval)}`,
-      pending: null,
     }
   }
 
@@ -127,7 +124,6 @@ export function resolveReactionRoll(
       sheet: structuredClone(sheet),
       outcome: { ...rolledOutcome, retrieval: null, verdict: 'failure' } satisfies ReactionRollOutcome,
       summary: `${rolled}, retrievable — but every emotion is at its top stage, failure`,
-      pending: null,
     }
   }
 
@@ -137,10 +133,16 @@ export function resolveReactionRoll(
     sheet: next,
     outcome: { ...rolledOutcome, retrieval: null, verdict: 'pending' } satisfies ReactionRollOutcome,
     summary: `${rolled}, retrievable — waiting for the player to raise an emotion or decline`,
-    pending: {
-      action: RETRIEVAL_DECISION_ACTION,
-      prompt: `${capitalise(abilityName)} result ${result} vs pressure ${request.pressure} is retrievable: raise ${listOr(raisable)} by one stage to succeed (and mark ${abilityName} XP), or decline and fail.`,
-    },
+  }
+}
+
+/** A retrievable roll waits for the player to raise an emotion or decline. */
+export function pendingOf(sheet: ReactionRollsSheet, settings: ReactionRollsSettings): PendingDecision | null {
+  const pending = sheet.pendingRetrieval
+  if (pending === null) return null
+  return {
+    action: RETRIEVAL_DECISION_ACTION,
+    prompt: `${capitalise(pending.ability)} result ${pending.result} vs pressure ${pending.pressure} is retrievable: raise ${listOr(raisableEmotions(sheet, settings))} by one stage to succeed (and mark ${pending.ability} XP), or decline and fail.`,
   }
 }
 

@@ -39,7 +39,6 @@ export const stressResponseAction: RuleAction<ShockMetersSheet, StressResponseRe
       sheet: after,
       outcome: { meter: stressed.meter, response },
       summary: `Stressed (${titleOf(stressed.meter)}): ${response}`,
-      pending: pendingOf(after),
     }
   },
 }
@@ -86,7 +85,6 @@ export const recordDisorderAction: RuleAction<ShockMetersSheet, RecordDisorderRe
       sheet: after,
       outcome: { disorder, added: pending === undefined },
       summary: `Disorder (${titleOf(disorder.meter)}) ${pending === undefined ? 'added' : 'named'}: ${parsed.name}`,
-      pending: pendingOf(after),
     }
   },
 }

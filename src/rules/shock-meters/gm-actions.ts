@@ -39,7 +39,6 @@ export const clearStressedAction: RuleAction<ShockMetersSheet, ClearStressedRequ
       sheet: after,
       outcome: { cleared: sheet.stressed, reason: parsed.reason ?? null },
       summary: `No longer stressed (${titleOf(sheet.stressed.meter)})${parsed.reason === undefined ? '' : `: ${parsed.reason}`}`,
-      pending: pendingOf(after),
     }
   },
 }
@@ -63,7 +62,6 @@ export const newSessionAction: RuleAction<ShockMetersSheet, NewSessionRequest> =
       sheet: after,
       outcome: { flipFlopsRestored: restored, lastCheckClosed: sheet.lastCheck !== null },
       summary: `New session${restored.length === 0 ? '' : `: flip-flop restored for ${restored.join(', ')}`}`,
-      pending: pendingOf(after),
     }
   },
 }
@@ -153,7 +151,6 @@ export const ongoingTreatmentAction: RuleAction<ShockMetersSheet, OngoingTreatme
         burnedOut: { before: sheet.burnedOut, after: after.burnedOut },
       },
       summary: `Ongoing treatment${meter === null ? '' : ` (${titleOf(meter)})`}: ${changes.join('; ')} — ${parsed.reason}`,
-      pending: pendingOf(after),
     }
   },
 }

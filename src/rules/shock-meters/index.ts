@@ -3,6 +3,7 @@ import { FallbackAbility, MeterAbilities, Tiers } from './constants.js'
 import { recordDisorderAction, stressResponseAction } from './decisions.js'
 import { clearStressedAction, newSessionAction, ongoingTreatmentAction } from './gm-actions.js'
 import { passionFlipFlopAction, passionRerollAction } from './passions.js'
+import { pendingOf } from './pending.js'
 import { normalizeSettings, normalizeSheet } from './sheet.js'
 import {
   ShockMetersSettingsSchema,
@@ -28,6 +29,7 @@ export const shockMeters: RuleSet<ShockMetersSheet, ShockMetersSettings> = {
   settings: ShockMetersSettingsSchema,
   normalizeSheet,
   normalizeSettings,
+  pendingOf,
   tables: {
     triggers: StressTriggers,
     meterAbilities: MeterAbilities,

@@ -134,7 +134,7 @@ function replaceRoll(sheet: ShockMetersSheet, check: LastCheck, passion: Passion
   }
   const verb = change === 'passion-reroll' ? 're-rolled' : 'flip-flopped'
   const summary = `${titleOf(passion)} passion ${verb} ${readD100(originalFace)} (${describeTier(originalTier)}) → ${summarizeCheck(checkResult, undone.sheet)}`
-  return { sheet: after, outcome, summary, pending: pendingOf(after) }
+  return { sheet: after, outcome, summary }
 }
 
 export const passionRerollAction: RuleAction<ShockMetersSheet, PassionRerollRequest> = {

@@ -336,6 +336,6 @@ export const stressCheckAction: RuleAction<ShockMetersSheet, StressCheckRequest>
     const input = readStressCheck(request)
     requireNothingPending(sheet)
     const { sheet: after, outcome, summary } = runStressCheck(sheet, input, dice)
-    return { sheet: after, outcome, summary, pending: pendingOf(after) }
+    return { sheet: after, outcome, summary }
   },
 }

@@ -177,7 +177,6 @@ export const therapyAssistanceAction: RuleAction<ShockMetersSheet, TherapyAssist
         selfCheck,
       },
       summary: `Therapy for ${titleOf(check.meter)} by ${parsed.identity} ${parsed.rating}: rolled ${readD100(face)}, ${describeTier(tier)} — ${describe}${disorderRemoved === null ? '' : `; trauma undone`}${selfCheckSummary}`,
-      pending: pendingOf(after),
     }
   },
 }

@@ -35,7 +35,6 @@ export function endScene(sheet: TraumaTableSheet, input: unknown): Result {
     sheet: derive({ ...sheet, conditions: kept, saveDisadvantages: [] }),
     outcome: { conditionsEnded: ended, saveDisadvantagesEnded: saves },
     summary: `End of scene: ended ${[...ended.map((condition) => condition.name), ...saves.map((save) => `${save.save} save disadvantage`)].join(', ') || 'nothing'}`,
-    pending: null,
   }
 }
 
@@ -55,7 +54,6 @@ export function endEncounter(sheet: TraumaTableSheet, input: unknown): Result {
     sheet: derive({ ...sheet, encounterTraumas: [], behaviours: [], conditions: kept }),
     outcome: { traumasCleared: sheet.encounterTraumas, behavioursEnded: sheet.behaviours, conditionsEnded: ended },
     summary: `End of encounter: ${sheet.encounterTraumas.length} trauma${sheet.encounterTraumas.length === 1 ? '' : 's'} cleared, ${sheet.behaviours.length} compelled behaviour${sheet.behaviours.length === 1 ? '' : 's'} ended`,
-    pending: null,
   }
 }
 
@@ -84,7 +82,6 @@ export function rest(sheet: TraumaTableSheet, input: unknown): Result {
       conditionsEnded: ended,
     },
     summary: `Rest: ${recovery === 'none-sleepless-night' ? 'Sleepless Night, nothing recovered' : `recovered ${recovered} severity${recovery === 'halved-by-insomnia' ? ' (halved by Insomnia)' : ''}`}; ended ${names(ended)}`,
-    pending: null,
   }
 }
 
@@ -95,7 +92,6 @@ export function endCycle(sheet: TraumaTableSheet, input: unknown): Result {
     sheet: derive({ ...sheet, conditions: kept, insomnia: false }),
     outcome: { insomniaEnded: sheet.insomnia, conditionsEnded: ended },
     summary: `End of cycle: ${sheet.insomnia ? 'Insomnia ends' : 'no Insomnia to end'}`,
-    pending: null,
   }
 }
 
@@ -108,7 +104,6 @@ export function socialiseRitual(sheet: TraumaTableSheet, input: unknown): Result
       sheet: derive(sheet),
       outcome: { trauma: request.trauma, amount: request.amount, change: null },
       summary: `Socialise ritual: no ${name} to ease`,
-      pending: null,
     }
   }
   const change = severityChange(held, request.amount)
@@ -116,7 +111,6 @@ export function socialiseRitual(sheet: TraumaTableSheet, input: unknown): Result
     sheet: derive({ ...sheet, lastingTraumas: applyChanges(sheet.lastingTraumas, [change]) }),
     outcome: { trauma: request.trauma, amount: request.amount, change },
     summary: `Socialise ritual: ${name} severity ${change.before} → ${change.after}${change.removed ? ', gone' : ''}`,
-    pending: null,
   }
 }
 

@@ -1,6 +1,6 @@
 import type { RuleSet } from '../rule-set.js'
 import { endCycle, endEncounter, endScene, rest, socialiseRitual } from './gm-actions.js'
-import { respondToTrauma, rollTrauma } from './resolve-trauma.js'
+import { pendingOf, respondToTrauma, rollTrauma } from './resolve-trauma.js'
 import {
   EndCycleOutcomeSchema,
   EndCycleRequestSchema,
@@ -34,6 +34,7 @@ export const traumaTable: RuleSet<TraumaTableSheet, TraumaTableSettings> = {
   settings: TraumaTableSettingsSchema,
   normalizeSheet,
   normalizeSettings,
+  pendingOf,
   tables: {
     rows: TRAUMA_TABLE,
     conditions: CONDITIONS,

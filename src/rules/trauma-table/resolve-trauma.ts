@@ -1,6 +1,6 @@
 import type { Dice } from '../dice.js'
 import { RuleError } from '../errors.js'
-import type { Resolution } from '../rule-set.js'
+import type { PendingDecision, Resolution } from '../rule-set.js'
 import { sufferTrauma } from './effects.js'
 import type {
   AppliedEffects,
@@ -17,6 +17,16 @@ import { findTrauma } from './upgrades.js'
 import { parseWith } from '../parse.js'
 
 export const RESPONSE_ACTION = 'trauma-response'
+
+/** A rolled trauma waits for the player to accept it or answer it with an ability. */
+export function pendingOf(sheet: TraumaTableSheet): PendingDecision | null {
+  if (sheet.pendingTrauma === null) return null
+  const row = rowById(sheet.pendingTrauma.finalRow)
+  return {
+    action: RESPONSE_ACTION,
+    prompt: `${row.name} (${row.label}) — accept it, or answer it with an ability such as "Not Today!".`,
+  }
+}
 
 export function rollTrauma(sheet: TraumaTableSheet, input: unknown, dice: Dice): Resolution<TraumaTableSheet> {
   // Value.Default has filled every optional field that has a default.
@@ -42,15 +52,8 @@ export function rollTrauma(sheet: TraumaTableSheet, input: unknown, dice: Dice):
       effects: null,
       countsThisEncounter: false,
     }
-    return {
-      sheet: derive({ ...sheet, pendingTrauma: record }),
-      outcome,
-      summary: `${rolled}; waiting for ${RESPONSE_ACTION}`,
-      pending: {
-        action: RESPONSE_ACTION,
-        prompt: `${row.name} (${row.label}) — accept it, or answer it with an ability such as "Not Today!".`,
-      },
-    }
+    const after = derive({ ...sheet, pendingTrauma: record })
+    return { sheet: after, outcome, summary: `${rolled}; waiting for ${RESPONSE_ACTION}` }
   }
   const settled = settle(sheet, record, request.response ?? 'accept', dice)
   return { ...settled, summary: `${rolled}; ${settled.summary}` }
@@ -93,7 +96,7 @@ function settle(
       effects: null,
       countsThisEncounter: false,
     }
-    return { sheet: derive(cleared), outcome, summary: `${row.name}: no effect`, pending: null }
+    return { sheet: derive(cleared), outcome, summary: `${row.name}: no effect` }
   }
   if (response !== 'accept') {
     const outcome: TraumaSettlement = {
@@ -108,7 +111,6 @@ function settle(
       sheet: derive(cleared),
       outcome,
       summary: `${row.name} answered with ${response.ability}: no effect applied`,
-      pending: null,
     }
   }
   const suffered = sufferTrauma(cleared, row, dice)
@@ -124,7 +126,6 @@ function settle(
     sheet: derive({ ...suffered.sheet, encounterTraumas: [...suffered.sheet.encounterTraumas, row.id] }),
     outcome,
     summary: `${row.name} accepted: ${describeEffects(suffered.effects)}`,
-    pending: null,
   }
 }
 

@@ -69,7 +69,7 @@ function play(
 ) {
   try {
     const first = resolveSeeded(rollAction, input)
-    if (first.pending === null || choice === undefined) return first.sheet
+    if (first.sheet.pendingRetrieval === null || choice === undefined) return first.sheet
     return settle(first.sheet, choice, input.settings).sheet
   } catch (error) {
     if (error instanceof RuleError && error.kind === 'invalid' && error.code === 'EMOTION_AT_TOP_STAGE') return null
@@ -186,7 +186,7 @@ t.test('Property: resolvers never mutate their input', (t) => {
       const snapshot = JSON.stringify([sheet, request, settings])
       try {
         const rolled = rollAction.resolve(sheet, request, createDice({ source: 'seeded', seed: input.seed }), settings)
-        if (rolled.pending !== null) {
+        if (rolled.sheet.pendingRetrieval !== null) {
           const frozenPending = deepFreeze(rolled.sheet)
           const choice = deepFreeze({ decision: 'decline' })
           retrievalAction.resolve(frozenPending, choice, createDice({ source: 'provided', faces: [] }), settings)
