@@ -5,6 +5,8 @@ export interface LockedCharacter {
   id: string
   name: string
   sheet: unknown
+  /** The sheet players see, or null when they see `sheet`. */
+  publicSheet: unknown
   version: number
   archivedAt: Date | null
 }
@@ -44,7 +46,7 @@ export class CharacterRepository {
   /** Locks the character row until the transaction ends: commands on one character run one at a time. */
   async lock(campaignId: string, id: string): Promise<LockedCharacter | undefined> {
     const [row] = await this.db.$queryRaw<LockedCharacter[]>`
-      SELECT "id", "name", "sheet", "version", "archived_at" AS "archivedAt"
+      SELECT "id", "name", "sheet", "public_sheet" AS "publicSheet", "version", "archived_at" AS "archivedAt"
       FROM "characters" WHERE "id" = ${id}::uuid AND "campaign_id" = ${campaignId}::uuid
       FOR UPDATE`
     return row

@@ -33,15 +33,21 @@ export function pageStatement(campaignId: string, filter: EventFilter, { sheets 
   if (filter.characterId) where.push(`"character_id" = ${bind(filter.characterId)}::uuid`)
   if (filter.type) where.push(`"type" = ${bind(filter.type)}`)
   if (filter.publicOnly) where.push(`"visibility" = 'public'`)
+  // Players see a public event as the public view stored beside it, when it has one
+  // (src/services/public-view.ts): its own listing and its player-side sheets.
+  const listing = filter.publicOnly ? `coalesce("public_listing", "listing")` : `"listing"`
+  const sheet = (name: string) =>
+    filter.publicOnly ? `coalesce(p."publicView" -> '${name}', p."${name}")` : `p."${name}"`
   // The listing ends with json_build_object's closing brace; the sheets take its place, in
   // json_build_object's own layout, so an event reads the same with them as without. Both
   // come from one decompression of the payload (`jsonb_to_record`), not one per `->`.
   const select = sheets
-    ? `SELECT "seq"::integer AS "seq", left("listing", -1)
-         || ', "sheetBefore" : ' || coalesce(p."sheetBefore"::text, 'null')
-         || ', "sheetAfter" : ' || coalesce(p."sheetAfter"::text, 'null') || '}' AS "json"
-       FROM "roll_events", jsonb_to_record("payload") AS p("sheetBefore" jsonb, "sheetAfter" jsonb)`
-    : `SELECT "seq"::integer AS "seq", "listing" AS "json" FROM "roll_events"`
+    ? `SELECT "seq"::integer AS "seq", left(${listing}, -1)
+         || ', "sheetBefore" : ' || coalesce(${sheet('sheetBefore')}::text, 'null')
+         || ', "sheetAfter" : ' || coalesce(${sheet('sheetAfter')}::text, 'null') || '}' AS "json"
+       FROM "roll_events",
+         jsonb_to_record("payload") AS p("sheetBefore" jsonb, "sheetAfter" jsonb, "publicView" jsonb)`
+    : `SELECT "seq"::integer AS "seq", ${listing} AS "json" FROM "roll_events"`
   const limit = bind(filter.limit + 1)
   return { text: `${select} WHERE ${where.join(' AND ')} ORDER BY "roll_events"."seq" LIMIT ${limit}::integer`, params }
 }

@@ -25,6 +25,8 @@ export interface NewEvent {
 /** What an event does to its character: the new sheet, and a new name or archive state when it changes them. */
 export interface CharacterChange {
   sheet: unknown
+  /** The sheet players see, or null when they see `sheet` (src/services/public-view.ts). */
+  publicSheet: unknown
   name?: string | undefined
   archivedAt?: Date | null | undefined
 }
@@ -72,6 +74,7 @@ export class EventRepository {
       WITH saved AS (
         UPDATE "characters" c
         SET "sheet" = ${JSON.stringify(change.sheet)}::jsonb,
+            "public_sheet" = ${change.publicSheet === null ? null : JSON.stringify(change.publicSheet)}::jsonb,
             "name" = coalesce(${change.name ?? null}::text, c."name"),
             "archived_at" = CASE WHEN ${setsArchive}::boolean THEN ${change.archivedAt ?? null}::timestamptz ELSE c."archived_at" END,
             "version" = c."version" + 1,
@@ -120,6 +123,7 @@ export class EventRepository {
         campaignId: row.campaignId,
         name: row.name,
         sheet: change.sheet as Character['sheet'],
+        publicSheet: change.publicSheet as Character['publicSheet'],
         version: row.version,
         createdAt: row.createdAt,
         updatedAt: row.updatedAt,

@@ -59,6 +59,8 @@ export interface SendingEndpoint {
   secret: string
   previousSecret: string | null
   previousSecretExpiresAt: Date | null
+  /** Whether the endpoint sees GM-only events and their consequences, or the events as players do. */
+  includeGmEvents: boolean
 }
 
 /** A claimed delivery with its endpoint and its event (none for a ping), read by the claim itself. */
@@ -72,6 +74,7 @@ type ClaimRow = ClaimedDelivery & {
   secret: string
   previousSecret: string | null
   previousSecretExpiresAt: Date | null
+  includeGmEvents: boolean
   evCharacterId: string | null
   evRuleset: string | null
   evVisibility: string | null
@@ -258,7 +261,7 @@ export class WebhookRepository {
         d."event_seq" AS "eventSeq", d."event_type" AS "eventType", d."attempt_count" AS "attemptCount",
         d."created_at" AS "createdAt", d."lease_id" AS "leaseId",
         e."url", e."secret", e."previous_secret" AS "previousSecret",
-        e."previous_secret_expires_at" AS "previousSecretExpiresAt",
+        e."previous_secret_expires_at" AS "previousSecretExpiresAt", e."include_gm_events" AS "includeGmEvents",
         ev."character_id" AS "evCharacterId", ev."ruleset" AS "evRuleset", ev."visibility" AS "evVisibility",
         ev."actor" AS "evActor", ev."payload" AS "evPayload", ev."causation_id" AS "evCausationId",
         ev."idempotency_key" AS "evIdempotencyKey", ev."occurred_at" AS "evOccurredAt"`
@@ -279,6 +282,7 @@ export class WebhookRepository {
         secret: row.secret,
         previousSecret: row.previousSecret,
         previousSecretExpiresAt: row.previousSecretExpiresAt,
+        includeGmEvents: row.includeGmEvents,
       },
       event:
         row.eventId === null || row.evOccurredAt === null

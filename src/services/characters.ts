@@ -10,6 +10,7 @@ import type { CommandOptions } from './commands.js'
 import { actorOf, type ServiceContext } from './context.js'
 import { recordChange } from './event-log.js'
 import { pageOf, pageSize } from './pagination.js'
+import { audienceOf } from './public-view.js'
 import { characterView } from './views.js'
 
 export function ruleSetOfCampaign(principal: Principal): RuleSet {
@@ -75,7 +76,7 @@ export async function createCharacter(
 export async function getCharacter({ store }: ServiceContext, principal: Principal, characterId: string) {
   const character = await store.characters.find(principal.campaign.id, characterId)
   if (!character) throw new NotFoundError(`character ${characterId} not found`)
-  return characterView(character, principal.campaign.ruleset)
+  return characterView(character, principal.campaign.ruleset, audienceOf(principal))
 }
 
 export async function listCharacters(
@@ -90,7 +91,12 @@ export async function listCharacters(
     includeArchived: query.includeArchived ?? false,
   })
   const { page, hasMore, nextCursor } = pageOf(rows, limit, (character) => character.id)
-  return { data: page.map((character) => characterView(character, principal.campaign.ruleset)), hasMore, nextCursor }
+  const audience = audienceOf(principal)
+  return {
+    data: page.map((character) => characterView(character, principal.campaign.ruleset, audience)),
+    hasMore,
+    nextCursor,
+  }
 }
 
 /** `If-Match: "3"` (or `3`) names the version the client edited; anything else there is refused. */
@@ -130,6 +136,8 @@ export async function patchCharacter(
       causationId: null,
       idempotencyKey: null,
       name,
+      replay: (sheet) =>
+        body.sheet === undefined ? sheet : sheetWithSettings(principal, mergePatch(sheet, body.sheet)).sheet,
       payload: {
         request: body,
         dice: [],
@@ -157,6 +165,7 @@ export async function archiveCharacter({ store, feed }: ServiceContext, principa
       causationId: null,
       idempotencyKey: null,
       archivedAt: new Date(),
+      replay: (sheet) => sheet,
       payload: {
         request: null,
         dice: [],

@@ -11,6 +11,7 @@ import { resolveAction, type RuleAction, type RuleSet } from '../rules/rule-set.
 import { actorOf, type OnCommit, type ServiceContext } from './context.js'
 import { lockCharacter, ruleSetOfCampaign } from './characters.js'
 import { recordChange, type Recorded } from './event-log.js'
+import { audienceOf } from './public-view.js'
 import type { EventPayload } from './views.js'
 
 export interface ActionBody {
@@ -130,13 +131,22 @@ async function amendedEventFor(tx: Repositories, principal: Principal, character
 /**
  * The rules point at `/sheet/…` when the sheet's state forbids a request; on a stored
  * character the caller sent no sheet, so such a pointer would name a field that is not there.
+ * With `hiddenState`, the sheet holds what GM-only rolls did, which the refusal is not to tell.
  */
-function resolveStored(ruleSet: RuleSet, action: RuleAction, input: Parameters<typeof resolveAction>[2]) {
+function resolveStored(
+  ruleSet: RuleSet,
+  action: RuleAction,
+  input: Parameters<typeof resolveAction>[2],
+  hiddenState: boolean,
+) {
   try {
     return resolveAction(ruleSet, action, input)
   } catch (error) {
     if (error instanceof RuleError && error.pointer?.startsWith('/sheet')) {
-      throw new RuleError(error.code, error.message, error.kind)
+      const message = hiddenState
+        ? `the character's sheet does not allow ${action.name} now, and part of it is known to the GM alone (a GM-only roll): ask the GM`
+        : error.message
+      throw new RuleError(hiddenState ? 'SHEET_REFUSES' : error.code, message, error.kind)
     }
     throw error
   }
@@ -155,33 +165,55 @@ async function perform(
   const result = await store.transaction(async (tx) => {
     const character = await lockCharacter(tx, principal, characterId)
     let causationId: string | null = null
+    /** The roll this action follows up: the one that opened the decision it settles, or the one it amends. */
+    let origin: string | null = null
     if (action.kind === 'decision') {
       const decision = await decisionStateFor(tx, principal, characterId, action.name)
       // Settling through an event applies to that event only, never to a newer decision of the same kind.
       if (options.causationId) requireOpen(decision, options.causationId, action.name)
       causationId = options.causationId ?? decision.open
+      origin = decision.open
     } else if (action.amends) {
       causationId = await amendedEventFor(tx, principal, characterId, action.amends)
+      origin = causationId
     }
-    // Settling (or re-rolling) a GM-only roll stays GM-only (as its revert does): a public follow-up would show players the hidden roll.
     const settled = causationId ? await tx.events.find(principal.campaign.id, causationId) : null
+    const followed =
+      origin === causationId ? settled : origin ? await tx.events.find(principal.campaign.id, origin) : null
+    const followsHiddenRoll = settled?.visibility === 'gm' || followed?.visibility === 'gm'
+    if (followsHiddenRoll && principal.role !== 'gm') {
+      throw new ForbiddenError(
+        action.kind === 'decision'
+          ? 'this decision belongs to a GM-only roll: only the GM may settle it'
+          : 'the roll this would change is a GM-only roll: only the GM may change it',
+      )
+    }
     const ruleSet = ruleSetOfCampaign(principal)
     const settings = ruleSet.normalizeSettings(principal.campaign.settings)
     // resolveAction re-checks the stored sheet against these settings itself: it is not normalised here too.
-    const resolved = resolveStored(ruleSet, action, {
-      sheet: character.sheet,
-      request: body.request,
-      dice: body.dice,
-      settings,
-    })
+    const resolved = resolveStored(
+      ruleSet,
+      action,
+      { sheet: character.sheet, request: body.request, dice: body.dice, settings },
+      // Why the sheet refuses may be a GM-only roll's doing: a player is not told what it did.
+      principal.role !== 'gm' && character.publicSheet !== null,
+    )
     const recorded = await recordChange(tx, {
       campaign: principal.campaign,
       character,
       type: action.name,
       actor: actorOf(principal),
-      visibility: settled?.visibility === 'gm' ? 'gm' : visibility,
+      // Following up a GM-only roll stays GM-only (as its revert does): a public follow-up would show players the hidden roll.
+      visibility: followsHiddenRoll ? 'gm' : visibility,
       causationId,
       idempotencyKey: options.idempotencyKey ?? null,
+      replay: (sheet) =>
+        resolveAction(ruleSet, action, {
+          sheet,
+          request: body.request,
+          dice: { source: 'provided', faces: resolved.dice.map((die) => die.face) },
+          settings,
+        }).sheet,
       payload: {
         request: body.request as Record<string, unknown>,
         dice: resolved.dice,
@@ -223,7 +255,10 @@ export async function settleDecision(
   const event = await context.store.events.find(principal.campaign.id, eventId)
   if (!event || (event.visibility === 'gm' && principal.role !== 'gm'))
     throw new NotFoundError(`event ${eventId} not found`)
-  const pending = (event.payload as unknown as EventPayload).pending
+  const payload = event.payload as unknown as EventPayload
+  // A player settles what they see the event waiting for, not what a GM-only roll left open.
+  const pending =
+    audienceOf(principal) === 'players' && payload.publicView ? payload.publicView.pending : payload.pending
   if (!pending || !event.characterId) throw new ConflictError(`event ${eventId} has no decision pending`)
   const action = actionOfCampaign(principal, pending.action)
   // The decision route cannot know the action's schema in advance, so its request is checked here.
@@ -287,6 +322,8 @@ export async function revertLatest(
       causationId: latest.id,
       idempotencyKey: options.idempotencyKey ?? null,
       ...(latest.type === 'character.archived' ? { archivedAt: null } : {}),
+      // Players get back the sheet they saw before the event undone.
+      replay: () => reverted.publicView?.sheetBefore ?? reverted.sheetBefore,
       payload: {
         request: { eventId },
         dice: [],

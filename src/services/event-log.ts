@@ -2,10 +2,11 @@ import { newId } from '../lib/ids.js'
 import type { LockedCharacter } from '../repositories/characters.js'
 import type { Actor, Visibility } from '../repositories/events.js'
 import type { Repositories } from '../repositories/index.js'
+import { audienceOf, publicSideOf } from './public-view.js'
 import { characterView, eventView, type EventPayload } from './views.js'
 
 export interface Change {
-  campaign: { id: string; ruleset: string }
+  campaign: { id: string; ruleset: string; settings: unknown }
   character: LockedCharacter
   type: string
   actor: Actor
@@ -15,6 +16,8 @@ export interface Change {
   payload: EventPayload
   name?: string
   archivedAt?: Date | null
+  /** What the event does to another sheet (the one players see): see `SheetChange.replay`. */
+  replay?: (sheet: Record<string, unknown>) => unknown
 }
 
 /**
@@ -23,6 +26,14 @@ export interface Change {
  * deliveries) — one statement. The caller has locked the character row.
  */
 export async function recordChange(tx: Repositories, change: Change) {
+  const { publicSheet, publicView } = publicSideOf(change.campaign, {
+    visibility: change.visibility,
+    publicSheet: change.character.publicSheet,
+    sheetBefore: change.payload.sheetBefore,
+    sheetAfter: change.payload.sheetAfter,
+    ...(change.replay ? { replay: change.replay } : {}),
+  })
+  const payload: EventPayload = publicView ? { ...change.payload, publicView } : change.payload
   const { event, character } = await tx.events.record(
     {
       id: newId(),
@@ -32,13 +43,15 @@ export async function recordChange(tx: Repositories, change: Change) {
       ruleset: change.campaign.ruleset,
       visibility: change.visibility,
       actor: change.actor,
-      payload: change.payload as unknown as Record<string, unknown>,
+      payload: payload as unknown as Record<string, unknown>,
       causationId: change.causationId,
       idempotencyKey: change.idempotencyKey,
     },
-    { sheet: change.payload.sheetAfter, name: change.name, archivedAt: change.archivedAt },
+    { sheet: change.payload.sheetAfter, publicSheet, name: change.name, archivedAt: change.archivedAt },
   )
-  return { event: eventView(event), character: characterView(character, change.campaign.ruleset) }
+  // The answer goes to whoever acted: a player gets the event and the character as players see them.
+  const audience = audienceOf(change.actor)
+  return { event: eventView(event, audience), character: characterView(character, change.campaign.ruleset, audience) }
 }
 
 export type Recorded = Awaited<ReturnType<typeof recordChange>>

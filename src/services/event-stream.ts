@@ -1,6 +1,7 @@
 import type { Principal } from '../plugins/app/auth.js'
 import type { Store } from '../repositories/index.js'
 import type { EventFeed } from './event-feed.js'
+import { audienceOf } from './public-view.js'
 import { eventView, type EventView } from './views.js'
 
 const PAGE = 100
@@ -31,6 +32,7 @@ export async function streamEvents(
   sink: StreamSink,
   signal: AbortSignal,
 ): Promise<void> {
+  const audience = audienceOf(principal)
   let cursor = after
   let lastWrite = Date.now()
   while (!signal.aborted) {
@@ -40,7 +42,7 @@ export async function streamEvents(
       publicOnly: principal.role !== 'gm',
     })
     for (const row of rows.slice(0, PAGE)) {
-      sink.event(eventView(row))
+      sink.event(eventView(row, audience))
       cursor = Number(row.seq)
       lastWrite = Date.now()
     }

@@ -2,6 +2,7 @@ import { NotFoundError } from '../errors.js'
 import type { Principal } from '../plugins/app/auth.js'
 import type { Store } from '../repositories/index.js'
 import { pageOf, pageSize } from './pagination.js'
+import { audienceOf } from './public-view.js'
 import { eventView } from './views.js'
 
 export interface HistoryQuery {
@@ -35,5 +36,5 @@ export async function getEvent(store: Store, principal: Principal, eventId: stri
   // A GM-only event does not exist as far as a player key can tell.
   if (!event || (event.visibility === 'gm' && principal.role !== 'gm'))
     throw new NotFoundError(`event ${eventId} not found`)
-  return eventView(event)
+  return eventView(event, audienceOf(principal))
 }

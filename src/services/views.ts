@@ -1,6 +1,10 @@
 import type { ApiKey, Campaign, Character, RollEvent } from '../generated/prisma/client.js'
+import type { Audience, PublicView } from './public-view.js'
 
-/** What the API shows of each stored record: ids as strings, sequence numbers as numbers, no secrets. */
+/**
+ * What the API shows of each stored record: ids as strings, sequence numbers as numbers, no
+ * secrets — and to players, characters and events as they see them (./public-view.ts).
+ */
 
 export function campaignView(campaign: Campaign) {
   return {
@@ -26,13 +30,14 @@ export function apiKeyView(key: ApiKey) {
   }
 }
 
-export function characterView(character: Character, ruleset: string) {
+export function characterView(character: Character, ruleset: string, audience: Audience) {
+  const sheet = audience === 'players' ? (character.publicSheet ?? character.sheet) : character.sheet
   return {
     id: character.id,
     campaignId: character.campaignId,
     name: character.name,
     ruleset,
-    sheet: character.sheet as Record<string, unknown>,
+    sheet: sheet as Record<string, unknown>,
     version: character.version,
     createdAt: character.createdAt.toISOString(),
     updatedAt: character.updatedAt.toISOString(),
@@ -51,10 +56,14 @@ export interface EventPayload {
   sheetAfter: Record<string, unknown>
   /** Campaign settings the event was resolved with, so an audit replays it exactly. */
   settings?: unknown
+  /** How players see this public event, when GM-only events made their sheet differ. */
+  publicView?: PublicView
 }
 
-export function eventView(event: RollEvent) {
+/** Players are never shown a GM-only event: the callers leave those out before asking for a view. */
+export function eventView(event: RollEvent, audience: Audience) {
   const payload = event.payload as unknown as EventPayload
+  const shown = audience === 'players' ? payload.publicView : undefined
   return {
     id: event.id,
     seq: Number(event.seq),
@@ -70,9 +79,9 @@ export function eventView(event: RollEvent) {
     dice: payload.dice,
     outcome: payload.outcome,
     summary: payload.summary,
-    pending: payload.pending,
-    sheetBefore: payload.sheetBefore,
-    sheetAfter: payload.sheetAfter,
+    pending: shown ? shown.pending : payload.pending,
+    sheetBefore: shown ? shown.sheetBefore : payload.sheetBefore,
+    sheetAfter: shown ? shown.sheetAfter : payload.sheetAfter,
   }
 }
 export type EventView = ReturnType<typeof eventView>

@@ -62,7 +62,11 @@ type SettledSuccess = Parameters<Store['webhooks']['settleDelivered']>[0][number
 const USER_AGENT = `Nerve-Webhooks/${packageJson.version}`
 
 /** The JSON body: `{ type, timestamp, data }`, the same bytes on every attempt of a delivery. */
-export function webhookBody(delivery: ClaimedDelivery, event: RollEvent | null | undefined): string {
+export function webhookBody(
+  delivery: ClaimedDelivery,
+  endpoint: Pick<SendingEndpoint, 'includeGmEvents'>,
+  event: RollEvent | null | undefined,
+): string {
   if (!event) {
     return JSON.stringify({
       type: PING_EVENT_TYPE,
@@ -74,7 +78,11 @@ export function webhookBody(delivery: ClaimedDelivery, event: RollEvent | null |
       },
     })
   }
-  return JSON.stringify({ type: event.type, timestamp: event.occurredAt.toISOString(), data: eventView(event) })
+  return JSON.stringify({
+    type: event.type,
+    timestamp: event.occurredAt.toISOString(),
+    data: eventView(event, endpoint.includeGmEvents ? 'gm' : 'players'),
+  })
 }
 
 /** The secrets to sign with: the current one, and the previous one while its grace period lasts. */
@@ -277,7 +285,7 @@ export class WebhookDispatcher {
   }
 
   #post(delivery: ClaimedDelivery, endpoint: SendingEndpoint, event: RollEvent | null, attemptedAt: Date) {
-    const body = webhookBody(delivery, event)
+    const body = webhookBody(delivery, endpoint, event)
     const timestamp = Math.floor(attemptedAt.getTime() / 1000)
     return postWebhook(
       {

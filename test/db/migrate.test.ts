@@ -111,8 +111,15 @@ t.test(`[${engine}] the event listing is rendered for events written before its 
       occurredAt: new Date('2026-11-30T12:34:56.789Z'),
     },
   })
-  t.same(await db.withSession((session) => migrate(session, migrations)), [listing], 'the listing migration runs last')
-  const [row] = await db.query<{ listing: string }>('SELECT "listing" FROM "roll_events"')
+  t.same(
+    await db.withSession((session) => migrate(session, migrations)),
+    migrations.filter((migration) => migration.name >= listing).map((migration) => migration.name),
+    'the listing migration runs, then those after it',
+  )
+  const [row] = await db.query<{ listing: string; public_listing: string | null }>(
+    'SELECT "listing", "public_listing" FROM "roll_events"',
+  )
+  t.equal(row!.public_listing, null, 'an event without a public view has no listing of its own for players')
   const { sheetBefore: _before, sheetAfter: _after, ...listed } = payload
   t.same(
     JSON.parse(row!.listing),

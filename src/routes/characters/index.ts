@@ -62,7 +62,8 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Characters'],
         operationId: 'listCharacters',
         summary: 'List the characters',
-        description: 'In creation order, a page at a time: pass `nextCursor` as `after` for the next page.',
+        description:
+          'In creation order, a page at a time: pass `nextCursor` as `after` for the next page. A player key gets each sheet as players see it (without what GM-only events did).',
         security,
         params: CampaignParams,
         querystring: CharacterListQuery,
@@ -81,7 +82,7 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getCharacter',
         summary: 'Get a character',
         description:
-          'The character and its sheet. The `ETag` header is its version: send it back as `If-Match` when editing.',
+          'The character and its sheet. The `ETag` header is its version: send it back as `If-Match` when editing. A player key gets the sheet players see: what GM-only events did to it is left out (docs/guides/hidden-rolls.md), while `version` still counts every event.',
         security,
         params: CharacterParams,
         response: { 200: ref(CharacterSchema), ...problems(400, 401, 404) },
@@ -102,7 +103,7 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'patchCharacter',
         summary: 'Edit a character',
         description:
-          'GM only. Renames the character and/or merges a JSON merge patch into its sheet; the result is validated and derived values recomputed. With `If-Match: "<version>"` the edit is refused (412) if someone changed the character since. Recorded as a `character.updated` event with the sheet before and after.',
+          'GM only. Renames the character and/or merges a JSON merge patch into its sheet; the result is validated and derived values recomputed. With `If-Match: "<version>"` the edit is refused (412) if someone changed the character since. Recorded as a `character.updated` event with the sheet before and after. While GM-only events keep part of the sheet from players, the fields the patch names are shown to them as they now are: send a field with its current value to reveal it.',
         security,
         params: CharacterParams,
         headers: Type.Object({

@@ -53,7 +53,7 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listEvents',
         summary: 'Read the campaign’s history',
         description:
-          'Every event in sequence order, a page at a time (`after` = the last `seq` you have). Filter by character and type. Player keys see public events only.\n\n`sheets=none` leaves `sheetBefore` and `sheetAfter` out of every event: a page is then about a third of the bytes (100 events of a typical campaign: 96 KB instead of 330 KB) and quicker to read. Use it to list or sync the history, and get one event or the character when you need a sheet. Example: `limit=100&sheets=none` (the default, `sheets=full`, keeps the sheets).',
+          'Every event in sequence order, a page at a time (`after` = the last `seq` you have). Filter by character and type. Player keys see public events only, with the sheets and decisions players see: what GM-only events did is left out (docs/guides/hidden-rolls.md); the gaps they leave in `seq` stay.\n\n`sheets=none` leaves `sheetBefore` and `sheetAfter` out of every event: a page is then about a third of the bytes (100 events of a typical campaign: 96 KB instead of 330 KB) and quicker to read. Use it to list or sync the history, and get one event or the character when you need a sheet. Example: `limit=100&sheets=none` (the default, `sheets=full`, keeps the sheets).',
         security,
         params: CampaignParams,
         querystring: EventListQuery,
@@ -75,7 +75,7 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'streamEvents',
         summary: 'Follow new events live (Server-Sent Events)',
         description:
-          'A `text/event-stream` of the campaign’s events as they are recorded: each message has `id` = the event’s `seq`, `event` = its type and `data` = the event as JSON. Reconnect with `Last-Event-ID` (or `?after=`) to resume without a gap; without either, the stream starts with the next new event. Player keys see public events only. `sheets=none` leaves `sheetBefore` and `sheetAfter` out of each message, as in the history. Swagger UI cannot display a stream: use `curl -N` or `EventSource`.',
+          'A `text/event-stream` of the campaign’s events as they are recorded: each message has `id` = the event’s `seq`, `event` = its type and `data` = the event as JSON. Reconnect with `Last-Event-ID` (or `?after=`) to resume without a gap; without either, the stream starts with the next new event. Player keys see public events only, as players see them. `sheets=none` leaves `sheetBefore` and `sheetAfter` out of each message, as in the history. Swagger UI cannot display a stream: use `curl -N` or `EventSource`.',
         security,
         params: CampaignParams,
         querystring: Type.Object({
@@ -146,7 +146,7 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getEvent',
         summary: 'Get one event',
         description:
-          'The event with its request, every die, the outcome and the sheet before and after. GM-only events are not found for player keys.',
+          'The event with its request, every die, the outcome and the sheet before and after. GM-only events are not found for player keys, and public ones show them the sheets and decision players see.',
         security,
         params: EventParams,
         response: { 200: ref(EventSchema), ...problems(400, 401, 404) },
@@ -164,7 +164,7 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'settleDecision',
         summary: 'Settle the decision an event left pending',
         description:
-          'When a roll ends with `pending` set, its decision (a stress response, a trauma to accept or answer, a retrieval…) is made here. The request is the one of the action named in `pending.action`. The settlement is its own event with `causationId` = this event. It settles this event’s decision only: settling twice is 409, and so is settling an event whose decision is no longer the character’s open one (reverted, or cleared by the GM before a newer roll left a new one open), which names the event to settle instead.',
+          'When a roll ends with `pending` set, its decision (a stress response, a trauma to accept or answer, a retrieval…) is made here. The request is the one of the action named in `pending.action`. The settlement is its own event with `causationId` = this event. It settles this event’s decision only: settling twice is 409, and so is settling an event whose decision is no longer the character’s open one (reverted, or cleared by the GM before a newer roll left a new one open), which names the event to settle instead. A decision that a GM-only roll opened is the GM’s to settle: a player key gets 404 for the GM-only event and 403 for a public event still showing that decision.',
         security,
         params: EventParams,
         headers: IdempotencyHeaders,
