@@ -67,16 +67,18 @@ export async function main(baseUrl = process.env.NERVE_URL ?? 'http://127.0.0.1:
   )
   const roll = checked.event
 
-  // A failed check leaves the stress response to the player: the event says which action
-  // settles it, and further stress checks answer 409 until it is settled.
+  // A failed check leaves the stress response to the player: the event lists every decision
+  // left open with the action that settles it, and further stress checks answer 409 until
+  // they are settled.
   let decision: Event | null = null
-  if (roll.pending) {
+  const [open] = roll.pending
+  if (open) {
     const settled = ok(
       await gm.POST('/v1/campaigns/{campaignId}/events/{eventId}/decision', {
         params: { path: { campaignId, eventId: roll.id }, header: { 'idempotency-key': randomUUID() } },
-        body: { request: { response: 'panic' } },
+        body: { action: open.action, request: { response: 'panic' } },
       }),
-      `settle ${roll.pending.action}`,
+      `settle ${open.action}`,
     )
     decision = settled.event
   }

@@ -387,6 +387,15 @@ function renderCharacter(character) {
       character.archivedAt ? h('span', { class: 'badge plain' }, 'archived') : null,
     ),
     body,
+    character.pending?.length
+      ? h(
+          'ul',
+          { class: 'decisions', 'aria-label': 'Open decisions' },
+          ...character.pending.map((decision) =>
+            h('li', {}, badge('Open', 'warn'), ` ${decision.prompt} `, h('code', {}, decision.action)),
+          ),
+        )
+      : null,
   )
 }
 
@@ -438,6 +447,13 @@ function feedItem(event, isNew) {
     ),
     h('span', { class: 'feed-summary' }, event.summary),
     event.dice?.length ? h('span', { class: 'dice' }, diceText(event.dice)) : null,
+    ...(event.followUps ?? []).map((followUp) =>
+      h(
+        'span',
+        { class: 'follow-up' },
+        `Follow-up: ${followUp.request.meter ?? followUp.action} ${followUp.ranks.min}–${followUp.ranks.max}, because ${followUp.because}`,
+      ),
+    ),
   )
 }
 

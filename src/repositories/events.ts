@@ -163,14 +163,18 @@ export class EventRepository {
   }
 
   /**
-   * The character's events that left `decision` pending (settled since or not), as ids. Found
-   * through the partial index on the pending action, so no event's payload is read.
+   * The character's events that left `decision` open (settled since or not), as ids. Found
+   * through the partial indexes on events with open decisions, so few payloads are read: those
+   * listing decisions (roll_events_open_decisions_idx) and those written before decisions were
+   * listed, which hold a single one (roll_events_pending_action_idx).
    */
   async pendingFor(campaignId: string, characterId: string, decision: string): Promise<Set<string>> {
     const rows = await this.db.$queryRaw<{ id: string }[]>`
       SELECT "id" FROM "roll_events"
       WHERE "campaign_id" = ${campaignId}::uuid AND "character_id" = ${characterId}::uuid
-        AND (("payload" -> 'pending') ->> 'action') = ${decision}`
+        AND ((jsonb_typeof("payload" -> 'pending') = 'array' AND ("payload" -> 'pending') <> '[]'::jsonb
+              AND ("payload" -> 'pending') @> jsonb_build_array(jsonb_build_object('action', ${decision}::text)))
+          OR (("payload" -> 'pending') ->> 'action') = ${decision})`
     return new Set(rows.map((row) => row.id))
   }
 

@@ -13,17 +13,32 @@ export interface PendingDecision {
   prompt: string
 }
 
+/**
+ * A roll that a result itself calls for, because it meets a trigger of the rules (a relationship
+ * fallen to 0% attacks Isolation): named, not made. The GM decides whether and at which rank;
+ * `request` is ready to send to `action`, at the lowest rank the trigger allows.
+ */
+export interface FollowUp {
+  trigger: string
+  because: string
+  action: string
+  request: Record<string, unknown>
+  ranks: { min: number; max: number }
+}
+
 export interface Resolution<Sheet> {
   sheet: Sheet
   outcome: Record<string, unknown>
   /** One line a GM can read aloud, e.g. "Violence 4 vs Fitness 45: rolled 33, success — hardened 2 → 3". */
   summary: string
+  followUps?: FollowUp[]
 }
 
 export interface Resolved<Sheet> extends Resolution<Sheet> {
   dice: DieRoll[]
   /** What the sheet after waits for: always the rule set's `pendingOf`, so the event and the sheet agree. */
-  pending: PendingDecision | null
+  pending: PendingDecision[]
+  followUps: FollowUp[]
 }
 
 export interface RuleAction<Sheet = any, Request = any, Settings = any> {
@@ -66,8 +81,8 @@ export interface RuleSet<Sheet = any, Settings = any> {
    */
   normalizeSheet(input: unknown, settings?: Settings): Sheet
   normalizeSettings(input: unknown): Settings
-  /** The decision a (normalised) sheet is waiting for, if any: what the sheet records, in the words of the rules. */
-  pendingOf(sheet: Sheet, settings: Settings): PendingDecision | null
+  /** Every decision a (normalised) sheet is waiting for: what the sheet records, in the words of the rules. */
+  pendingOf(sheet: Sheet, settings: Settings): PendingDecision[]
   /** Reference tables published by GET /v1/rulesets/{ruleset}. */
   tables: Record<string, unknown>
   actions: readonly RuleAction<Sheet, any, Settings>[]
@@ -115,5 +130,6 @@ function settle<Sheet, Settings>(
     sheet: after,
     summary: resolution.summary,
     pending: ruleSet.pendingOf(after, settings),
+    followUps: resolution.followUps ?? [],
   }
 }

@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox'
 import { FreeObject, PageLimit, Timestamp, Uuid } from './common.js'
 import { ref } from './ref.js'
+import { PendingDecisionsSchema } from './resolution.js'
 
 export const CharacterSchema = Type.Object(
   {
@@ -9,6 +10,7 @@ export const CharacterSchema = Type.Object(
     name: Type.String(),
     ruleset: Type.String(),
     sheet: FreeObject('The sheet, defaults filled and derived values computed (schema: GET /v1/rulesets/{ruleset}).'),
+    pending: PendingDecisionsSchema,
     version: Type.Integer({ description: 'Goes up by one with every change; also the ETag.' }),
     createdAt: Timestamp('When the character was created.'),
     updatedAt: Timestamp('When the sheet last changed.'),

@@ -1,7 +1,7 @@
 import Type from 'typebox'
 import { DieRollSchema } from '../rules/dice.js'
 import { FreeObject, PageLimit, SeqCursor, Timestamp, Uuid } from './common.js'
-import { PendingDecisionSchema } from './resolution.js'
+import { FollowUpsSchema, PendingDecisionsSchema } from './resolution.js'
 import { ref } from './ref.js'
 import { CharacterSchema } from './characters.js'
 
@@ -39,7 +39,8 @@ const eventFields = {
   dice: Type.Array(ref(DieRollSchema), { description: 'Every die rolled, in order.' }),
   outcome: Type.Union([FreeObject('What the rules decided.'), Type.Null()]),
   summary: Type.String({ description: 'One line a GM can read out.' }),
-  pending: Type.Union([ref(PendingDecisionSchema), Type.Null()]),
+  pending: PendingDecisionsSchema,
+  followUps: FollowUpsSchema,
 }
 
 const SheetBefore = Type.Union([FreeObject('The sheet before the event.'), Type.Null()])

@@ -16,7 +16,7 @@ import { CharacterListSchema, CharacterSchema, CreateCharacterSchema, PatchChara
 import { CommandResultSchema, EventListSchema, EventSchema, ListedEventSchema } from './events.js'
 import { LivenessSchema, ReadinessSchema } from './health.js'
 import { ProblemSchema } from './problem.js'
-import { PendingDecisionSchema } from './resolution.js'
+import { FollowUpSchema, PendingDecisionSchema } from './resolution.js'
 import { RuleSetActionSchema, RuleSetDetailSchema, RuleSetListSchema, RuleSetSummarySchema } from './rulesets.js'
 import {
   CreatedWebhookEndpointSchema,
@@ -47,6 +47,7 @@ export const SHARED_SCHEMAS: TSchema[] = uniqueById([
   DiceRequestSchema,
   DieRollSchema,
   PendingDecisionSchema,
+  FollowUpSchema,
   RuleSetActionSchema,
   RuleSetSummarySchema,
   RuleSetListSchema,

@@ -4,13 +4,59 @@ import { DiceRequestSchema, DieRollSchema } from '../rules/dice.js'
 import type { RuleAction, RuleSet } from '../rules/rule-set.js'
 import { ref } from './ref.js'
 
+const route = Type.Optional(
+  Type.String({
+    description:
+      'Where to make that action on this character: `POST` it with `{ "request": … }`. Absent from stateless resolutions, which have no stored character.',
+    examples: [
+      '/v1/campaigns/01930000-0000-7000-8000-000000000001/characters/01930000-0000-7000-8000-000000000002/stress-response',
+    ],
+  }),
+)
+
 export const PendingDecisionSchema = Type.Object(
   {
     action: Type.String({ description: 'The action that settles this decision.' }),
     prompt: Type.String({ description: 'What the player or GM has to decide.' }),
+    route,
   },
   { $id: 'PendingDecision', additionalProperties: false, description: 'A decision the rules leave open.' },
 )
+
+const PENDING_DESCRIPTION =
+  'Every decision the rules leave open, in the order they are usually made (a fifth failed notch opens the stress response and the disorder to name). Empty when nothing waits. Settle each with its action, or through `POST …/events/{eventId}/decision` naming the `action`.'
+export const PendingDecisionsSchema = Type.Array(ref(PendingDecisionSchema), { description: PENDING_DESCRIPTION })
+
+export const FollowUpSchema = Type.Object(
+  {
+    trigger: Type.String({
+      description: 'The stress-check trigger the result meets (catalogue id, `GET /v1/rulesets/shock-meters`).',
+    }),
+    because: Type.String({ description: 'What in the result meets it.' }),
+    action: Type.String({ description: 'The action that makes the follow-up roll.' }),
+    request: Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description: 'A request for it, ready to send, at the lowest rank the trigger allows.',
+      },
+    ),
+    ranks: Type.Object(
+      { min: Type.Integer({ minimum: 1 }), max: Type.Integer({ minimum: 1 }) },
+      { additionalProperties: false, description: 'The ranks the trigger allows: the GM picks one.' },
+    ),
+    route,
+  },
+  {
+    $id: 'FollowUp',
+    additionalProperties: false,
+    description:
+      'A roll the result itself calls for, because it meets a trigger of the rules (a relationship fallen to 0% attacks Isolation 4–5). Named, not made: the GM decides whether and at which rank, and makes it in one call by sending `request` (rank adjusted) to `route`.',
+  },
+)
+
+const FOLLOW_UPS_DESCRIPTION = 'Rolls the result calls for by a trigger of the rules; empty when none.'
+export const FollowUpsSchema = Type.Array(ref(FollowUpSchema), { description: FOLLOW_UPS_DESCRIPTION })
 
 /** `stress-check` → `StressCheck`, for component names and operation ids. */
 export function pascalCase(name: string): string {
@@ -62,9 +108,8 @@ export function resolutionSchema(ruleSet: RuleSet, action: RuleAction, link: Lin
       }),
       sheet: link(ruleSet.sheet),
       summary: Type.String({ description: 'One line a GM can read out.' }),
-      pending: Type.Union([Type.Null(), link(PendingDecisionSchema)], {
-        description: 'Set when the rules leave a decision open; settle it with the named action.',
-      }),
+      pending: Type.Array(link(PendingDecisionSchema), { description: PENDING_DESCRIPTION }),
+      followUps: Type.Array(link(FollowUpSchema), { description: FOLLOW_UPS_DESCRIPTION }),
     },
     { $id: `${pascalCase(action.name)}Resolution`, additionalProperties: false },
   )

@@ -61,7 +61,6 @@ export async function createCharacter(
         dice: [],
         outcome: null,
         summary: `${body.name} joins the campaign`,
-        pending: null,
         sheetBefore: null,
         sheetAfter: sheet,
       },
@@ -76,7 +75,7 @@ export async function createCharacter(
 export async function getCharacter({ store }: ServiceContext, principal: Principal, characterId: string) {
   const character = await store.characters.find(principal.campaign.id, characterId)
   if (!character) throw new NotFoundError(`character ${characterId} not found`)
-  return characterView(character, principal.campaign.ruleset, audienceOf(principal))
+  return characterView(character, principal.campaign, audienceOf(principal))
 }
 
 export async function listCharacters(
@@ -93,7 +92,7 @@ export async function listCharacters(
   const { page, hasMore, nextCursor } = pageOf(rows, limit, (character) => character.id)
   const audience = audienceOf(principal)
   return {
-    data: page.map((character) => characterView(character, principal.campaign.ruleset, audience)),
+    data: page.map((character) => characterView(character, principal.campaign, audience)),
     hasMore,
     nextCursor,
   }
@@ -143,7 +142,6 @@ export async function patchCharacter(
         dice: [],
         outcome: null,
         summary: body.reason ? `${name}'s sheet edited: ${body.reason}` : `${name}'s sheet edited`,
-        pending: null,
         sheetBefore: character.sheet as Record<string, unknown>,
         sheetAfter,
       },
@@ -171,7 +169,6 @@ export async function archiveCharacter({ store, feed }: ServiceContext, principa
         dice: [],
         outcome: null,
         summary: `${character.name} is archived`,
-        pending: null,
         sheetBefore: character.sheet as Record<string, unknown>,
         sheetAfter: character.sheet as Record<string, unknown>,
       },

@@ -1,4 +1,3 @@
-import type { RollEvent } from '../generated/prisma/client.js'
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../errors.js'
 import type { Principal } from '../plugins/app/auth.js'
 import type { Visibility } from '../repositories/events.js'
@@ -12,9 +11,11 @@ import { actorOf, type OnCommit, type ServiceContext } from './context.js'
 import { lockCharacter, ruleSetOfCampaign } from './characters.js'
 import { recordChange, type Recorded } from './event-log.js'
 import { audienceOf } from './public-view.js'
-import type { EventPayload } from './views.js'
+import { pendingList, type EventPayload } from './views.js'
 
 export interface ActionBody {
+  /** On the decision route: which of the event's open decisions to settle (the first by default). */
+  action?: string
   request: unknown
   dice?: DiceRequest
   visibility?: Visibility
@@ -219,7 +220,7 @@ async function perform(
         dice: resolved.dice,
         outcome: resolved.outcome,
         summary: resolved.summary,
-        pending: resolved.pending,
+        followUps: resolved.followUps,
         sheetBefore: character.sheet as Record<string, unknown>,
         sheetAfter: resolved.sheet as Record<string, unknown>,
         settings,
@@ -257,10 +258,17 @@ export async function settleDecision(
     throw new NotFoundError(`event ${eventId} not found`)
   const payload = event.payload as unknown as EventPayload
   // A player settles what they see the event waiting for, not what a GM-only roll left open.
-  const pending =
-    audienceOf(principal) === 'players' && payload.publicView ? payload.publicView.pending : payload.pending
-  if (!pending || !event.characterId) throw new ConflictError(`event ${eventId} has no decision pending`)
-  const action = actionOfCampaign(principal, pending.action)
+  const open = pendingList(
+    audienceOf(principal) === 'players' && payload.publicView ? payload.publicView.pending : payload.pending,
+  )
+  if (open.length === 0 || !event.characterId) throw new ConflictError(`event ${eventId} has no decision pending`)
+  const chosen = body.action === undefined ? open[0]! : open.find((decision) => decision.action === body.action)
+  if (!chosen) {
+    throw new ConflictError(
+      `event ${eventId} has no ${body.action} decision open; it waits for ${open.map((decision) => decision.action).join(' and ')}`,
+    )
+  }
+  const action = actionOfCampaign(principal, chosen.action)
   // The decision route cannot know the action's schema in advance, so its request is checked here.
   const request = parseWith(action.request, body.request, '/request', 'REQUEST_INVALID')
   return perform(
@@ -271,23 +279,6 @@ export async function settleDecision(
     { ...body, request },
     { ...options, causationId: eventId },
   )
-}
-
-/**
- * What is pending once a revert puts the sheet back as it was before `reverted`: the decision
- * `reverted` settled is open again (shown as the event that left it open showed it); otherwise
- * whatever the character's previous event left pending, since its sheet is the one restored.
- */
-async function pendingAfterRevert(tx: Repositories, principal: Principal, reverted: RollEvent) {
-  const action = findAction(ruleSetOfCampaign(principal), reverted.type)
-  if (action?.kind === 'decision' && reverted.causationId) {
-    const settled = await tx.events.find(principal.campaign.id, reverted.causationId)
-    const pending = settled ? (settled.payload as unknown as EventPayload).pending : null
-    if (pending?.action === reverted.type) return pending
-  }
-  if (!reverted.characterId) return null
-  const previous = await tx.events.previousForCharacter(principal.campaign.id, reverted.characterId, reverted.seq)
-  return previous ? (previous.payload as unknown as EventPayload).pending : null
 }
 
 /**
@@ -329,7 +320,6 @@ export async function revertLatest(
         dice: [],
         outcome: { reverted: { id: latest.id, seq: Number(latest.seq), type: latest.type } },
         summary: `Reverted ${latest.type} #${latest.seq}: ${reverted.summary}`,
-        pending: await pendingAfterRevert(tx, principal, latest),
         sheetBefore: character.sheet as Record<string, unknown>,
         sheetAfter: reverted.sheetBefore,
       },

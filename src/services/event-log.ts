@@ -1,4 +1,5 @@
 import { newId } from '../lib/ids.js'
+import { findRuleSet } from '../rules/index.js'
 import type { LockedCharacter } from '../repositories/characters.js'
 import type { Actor, Visibility } from '../repositories/events.js'
 import type { Repositories } from '../repositories/index.js'
@@ -13,7 +14,8 @@ export interface Change {
   visibility: Visibility
   causationId: string | null
   idempotencyKey: string | null
-  payload: EventPayload
+  /** Its `pending` is worked out here: an event waits for what its sheet after waits for. */
+  payload: Omit<EventPayload, 'pending' | 'publicView'>
   name?: string
   archivedAt?: Date | null
   /** What the event does to another sheet (the one players see): see `SheetChange.replay`. */
@@ -33,7 +35,10 @@ export async function recordChange(tx: Repositories, change: Change) {
     sheetAfter: change.payload.sheetAfter,
     ...(change.replay ? { replay: change.replay } : {}),
   })
-  const payload: EventPayload = publicView ? { ...change.payload, publicView } : change.payload
+  const ruleSet = findRuleSet(change.campaign.ruleset)
+  if (!ruleSet) throw new Error(`unknown rule set ${change.campaign.ruleset}`)
+  const pending = ruleSet.pendingOf(change.payload.sheetAfter, ruleSet.normalizeSettings(change.campaign.settings))
+  const payload: EventPayload = { ...change.payload, pending, ...(publicView ? { publicView } : {}) }
   const { event, character } = await tx.events.record(
     {
       id: newId(),
@@ -51,7 +56,7 @@ export async function recordChange(tx: Repositories, change: Change) {
   )
   // The answer goes to whoever acted: a player gets the event and the character as players see them.
   const audience = audienceOf(change.actor)
-  return { event: eventView(event, audience), character: characterView(character, change.campaign.ruleset, audience) }
+  return { event: eventView(event, audience), character: characterView(character, change.campaign, audience) }
 }
 
 export type Recorded = Awaited<ReturnType<typeof recordChange>>

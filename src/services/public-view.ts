@@ -31,7 +31,7 @@ type Sheet = Record<string, unknown>
 export interface PublicView {
   sheetBefore: Sheet
   sheetAfter: Sheet
-  pending: PendingDecision | null
+  pending: PendingDecision[]
 }
 
 export interface PublicSide {

@@ -1,4 +1,6 @@
 import type { ApiKey, Campaign, Character, RollEvent } from '../generated/prisma/client.js'
+import { findRuleSet } from '../rules/index.js'
+import type { FollowUp, PendingDecision } from '../rules/rule-set.js'
 import type { Audience, PublicView } from './public-view.js'
 
 /**
@@ -30,14 +32,35 @@ export function apiKeyView(key: ApiKey) {
   }
 }
 
-export function characterView(character: Character, ruleset: string, audience: Audience) {
+/** Where an action on the character is made: the route a decision or a follow-up names. */
+export const actionRoute = (campaignId: string, characterId: string | null, action: string) =>
+  `/v1/campaigns/${campaignId}/characters/${characterId}/${action}`
+
+/** Each item with the route of its action. */
+function routed<T extends { action: string }>(campaignId: string, characterId: string | null, items: readonly T[]) {
+  return items.map((item) => ({ ...item, route: actionRoute(campaignId, characterId, item.action) }))
+}
+
+/** Events written before decisions were listed hold one decision or null. */
+export function pendingList(pending: EventPayload['pending']): PendingDecision[] {
+  return Array.isArray(pending) ? pending : pending === null ? [] : [pending]
+}
+
+export function characterView(
+  character: Character,
+  campaign: { ruleset: string; settings: unknown },
+  audience: Audience,
+) {
   const sheet = audience === 'players' ? (character.publicSheet ?? character.sheet) : character.sheet
+  const ruleSet = findRuleSet(campaign.ruleset)
+  const pending = ruleSet ? ruleSet.pendingOf(sheet, ruleSet.normalizeSettings(campaign.settings)) : []
   return {
     id: character.id,
     campaignId: character.campaignId,
     name: character.name,
-    ruleset,
+    ruleset: campaign.ruleset,
     sheet: sheet as Record<string, unknown>,
+    pending: routed(character.campaignId, character.id, pending),
     version: character.version,
     createdAt: character.createdAt.toISOString(),
     updatedAt: character.updatedAt.toISOString(),
@@ -51,7 +74,10 @@ export interface EventPayload {
   dice: { sides: number; face: number; purpose: string; source: 'server' | 'seeded' | 'provided' }[]
   outcome: Record<string, unknown> | null
   summary: string
-  pending: { action: string; prompt: string } | null
+  /** Every decision left open; events written before decisions were listed hold one, or null. */
+  pending: PendingDecision[] | PendingDecision | null
+  /** Rolls the result calls for; absent from events written before follow-ups were named. */
+  followUps?: FollowUp[]
   sheetBefore: Record<string, unknown> | null
   sheetAfter: Record<string, unknown>
   /** Campaign settings the event was resolved with, so an audit replays it exactly. */
@@ -79,7 +105,8 @@ export function eventView(event: RollEvent, audience: Audience) {
     dice: payload.dice,
     outcome: payload.outcome,
     summary: payload.summary,
-    pending: shown ? shown.pending : payload.pending,
+    pending: routed(event.campaignId, event.characterId, pendingList(shown ? shown.pending : payload.pending)),
+    followUps: routed(event.campaignId, event.characterId, payload.followUps ?? []),
     sheetBefore: shown ? shown.sheetBefore : payload.sheetBefore,
     sheetAfter: shown ? shown.sheetAfter : payload.sheetAfter,
   }

@@ -135,7 +135,9 @@ t.test(`[${engine}] the event listing is rendered for events written before its 
       occurredAt: '2026-11-30T12:34:56.789Z',
       causationId: null,
       ...listed,
+      pending: [],
+      followUps: [],
     },
-    'the existing event gets its listing, in the API’s keys and formats, without the sheets',
+    'the existing event gets its listing, in the API’s keys and formats, without the sheets, its decision as a list',
   )
 })

@@ -18,7 +18,11 @@ t.test('the typed-client example runs end to end against a listening Nerve', asy
     'the VTT-provided face was used and recorded as provided',
   )
   t.match(result.roll.outcome, { result: 'failed' }, '85 against Fitness 60 fails')
-  t.same(result.roll.pending?.action, 'stress-response', 'the failure left the stress response pending')
+  t.same(
+    result.roll.pending.map((decision) => decision.action),
+    ['stress-response'],
+    'the failure left the stress response pending',
+  )
   t.equal(result.decision?.type, 'stress-response', 'the example settled the pending decision')
   t.equal(result.decision?.causationId, result.roll.id, 'the settlement points at the roll it settles')
   t.same(

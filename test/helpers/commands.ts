@@ -58,7 +58,7 @@ export function decide(
   auth: Auth,
   campaignId: string,
   eventId: string,
-  body: { request: unknown; dice?: unknown },
+  body: { action?: string; request: unknown; dice?: unknown },
   headers: Record<string, string> = {},
 ) {
   return app.inject({

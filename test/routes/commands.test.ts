@@ -147,7 +147,7 @@ t.test('a revert is itself an event that names what it undid', async (t) => {
   t.equal(undo.event.seq, roll.event.seq + 1, 'it takes the next sequence number')
   t.same(undo.event.sheetBefore, roll.event.sheetAfter, 'its sheetBefore is the reverted event’s sheetAfter')
   t.same(undo.event.sheetAfter, roll.event.sheetBefore, 'its sheetAfter is the reverted event’s sheetBefore')
-  t.equal(undo.event.pending, null, 'a revert that leaves no decision open shows nothing pending')
+  t.same(undo.event.pending, [], 'a revert that leaves no decision open shows nothing pending')
   const history = await allEvents(app, campaign.auth, ids.campaignId)
   t.same(
     history.map((event) => event.type),

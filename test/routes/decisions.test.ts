@@ -71,8 +71,8 @@ for (const flow of FLOWS) {
     const { auth } = campaign
 
     const roll = created(await act(app, auth, ids, flow.roll, flow.pendingRoll), 'the pending roll')
-    t.equal(roll.event.pending?.action, flow.decision, `the event names ${flow.decision} as the decision to make`)
-    t.type(roll.event.pending?.prompt, 'string', 'the event says what has to be decided')
+    t.equal(roll.event.pending[0]?.action, flow.decision, `the event names ${flow.decision} as the decision to make`)
+    t.type(roll.event.pending[0]?.prompt, 'string', 'the event says what has to be decided')
     t.ok(flow.isOpen(roll.character.sheet), 'the sheet holds the open decision')
 
     t.test(`a second ${flow.roll} is 409 naming ${flow.decision} and changes nothing`, async (t) => {
@@ -107,7 +107,7 @@ for (const flow of FLOWS) {
       t.equal(settled.event.type, flow.decision, `the settlement is a ${flow.decision} event`)
       t.equal(settled.event.causationId, roll.event.id, 'its causationId is the roll')
       t.equal(settled.event.seq, roll.event.seq + 1, 'it takes the next sequence number')
-      t.equal(settled.event.pending, null, 'nothing is left pending')
+      t.same(settled.event.pending, [], 'nothing is left pending')
       t.notOk(flow.isOpen(settled.character.sheet), 'the sheet no longer holds the decision')
       t.equal(settled.character.version, roll.character.version + 1, 'the character version went up by one')
     })
@@ -136,7 +136,7 @@ for (const flow of FLOWS) {
     const old = created(await act(app, auth, ids, flow.roll, flow.pendingRoll), 'the first pending roll')
     created(await revert(app, auth, ids, old.event.id), 'the GM reverts it without settling it')
     const fresh = created(await act(app, auth, ids, flow.roll, flow.pendingRoll), 'the newer pending roll')
-    t.equal(fresh.event.pending?.action, flow.decision, `the newer roll leaves ${flow.decision} open`)
+    t.equal(fresh.event.pending[0]?.action, flow.decision, `the newer roll leaves ${flow.decision} open`)
     const count = (await allEvents(app, auth, ids.campaignId)).length
 
     const res = await decide(app, auth, ids.campaignId, old.event.id, { request: flow.settle })
@@ -192,7 +192,7 @@ t.test('settling an event that left nothing pending is 409', async (t) => {
     }),
     'a passed check',
   )
-  t.equal(pass.event.pending, null, 'the passed check leaves nothing pending')
+  t.same(pass.event.pending, [], 'the passed check leaves nothing pending')
   const res = await decide(app, campaign.auth, ids.campaignId, pass.event.id, { request: { response: 'panic' } })
   t.equal(res.statusCode, 409, '409 Conflict')
   t.match(res.headers['content-type'], PROBLEM, 'as problem details')
@@ -248,12 +248,16 @@ t.test('a decision that leaves a further decision open names it on the settlemen
     }),
     'the fifth failed notch',
   )
-  t.equal(roll.event.pending?.action, 'stress-response', 'the response is asked first')
+  t.same(
+    roll.event.pending.map((decision) => decision.action),
+    ['stress-response', 'record-disorder'],
+    'both decisions are listed, the response first',
+  )
   const response = created(
     await decide(app, campaign.auth, ids.campaignId, roll.event.id, { request: { response: 'paralysis' } }),
     'the response',
   )
-  t.equal(response.event.pending?.action, 'record-disorder', 'then the GM is asked to name the disorder')
+  t.equal(response.event.pending[0]?.action, 'record-disorder', 'then the GM is asked to name the disorder')
   const disorder = created(
     await decide(app, campaign.auth, ids.campaignId, response.event.id, { request: { name: 'Haemophobia' } }),
     'the disorder',
@@ -265,6 +269,59 @@ t.test('a decision that leaves a further decision open names it on the settlemen
     ['Haemophobia'],
     'the disorder is named on the sheet',
   )
+  const report = await audit(app, campaign.auth, edge)
+  t.ok(report.consistent, `the audit rebuilds the sheet (${JSON.stringify(report.divergence)})`)
+})
+
+t.test('every open decision is listed with its route, and the decision route settles the one named', async (t) => {
+  const { campaign, ids } = await setUp('shock-meters')
+  const { character } = await createCharacter(app, campaign.campaign, campaign.auth, {
+    name: 'Near the edge',
+    sheet: { meters: { violence: { hardened: 1, failed: 4 } } },
+  })
+  const edge = { campaignId: ids.campaignId, characterId: character.id }
+  const roll = created(
+    await act(app, campaign.auth, edge, 'stress-check', {
+      request: { meter: 'violence', rank: 5 },
+      dice: provided(99),
+    }),
+    'the fifth failed notch',
+  )
+  const base = `/v1/campaigns/${ids.campaignId}/characters/${character.id}`
+  t.same(
+    roll.event.pending.map((decision) => decision.route),
+    [`${base}/stress-response`, `${base}/record-disorder`],
+    'each decision names the route of the action that settles it',
+  )
+  t.same(roll.character.pending, roll.event.pending, 'the character lists the same decisions')
+  const listed = await getCharacter(app, campaign.auth, edge)
+  t.same(listed.pending, roll.event.pending, 'and so does reading the character')
+
+  const named = created(
+    await decide(app, campaign.auth, ids.campaignId, roll.event.id, {
+      action: 'record-disorder',
+      request: { name: 'Haemophobia' },
+    }),
+    'naming the disorder first',
+  )
+  t.equal(named.event.type, 'record-disorder', 'the decision named was settled')
+  t.equal(named.event.causationId, roll.event.id, 'caused by the roll')
+  t.same(
+    named.event.pending.map((decision) => decision.action),
+    ['stress-response'],
+    'the response is still open',
+  )
+  const unknown = await decide(app, campaign.auth, ids.campaignId, named.event.id, {
+    action: 'record-disorder',
+    request: { name: 'Again' },
+  })
+  t.equal(unknown.statusCode, 409, 'a decision the event does not leave open is 409')
+  t.match((unknown.json() as Problem).detail, /waits for stress-response/, 'naming what it waits for')
+  const response = created(
+    await decide(app, campaign.auth, ids.campaignId, roll.event.id, { request: { response: 'panic' } }),
+    'then the response, on the roll',
+  )
+  t.same(response.event.pending, [], 'nothing is left open')
   const report = await audit(app, campaign.auth, edge)
   t.ok(report.consistent, `the audit rebuilds the sheet (${JSON.stringify(report.divergence)})`)
 })
@@ -288,7 +345,7 @@ t.test('a passion re-roll is linked to the check it changes and settles nothing'
     'the re-roll',
   )
   t.equal(reroll.event.causationId, roll.event.id, 'the re-roll’s causationId is the check it changes')
-  t.equal(reroll.event.pending?.action, 'stress-response', 'it failed again: the response is still open')
+  t.equal(reroll.event.pending[0]?.action, 'stress-response', 'it failed again: the response is still open')
   const settled = created(
     await decide(app, campaign.auth, ids.campaignId, roll.event.id, { request: { response: 'panic' } }),
     'settling the check',
@@ -298,4 +355,58 @@ t.test('a passion re-roll is linked to the check it changes and settles nothing'
   t.equal(again.statusCode, 409, 'the re-roll’s copy of the decision is then settled too: 409')
   const report = await audit(app, campaign.auth, ids)
   t.ok(report.consistent, `the audit rebuilds the sheet (${JSON.stringify(report.divergence)})`)
+})
+
+t.test('a result that meets a trigger names the follow-up check, which the GM makes in one call', async (t) => {
+  const campaign = await createCampaign(app, 'shock-meters')
+  const { character } = await createCharacter(app, campaign.campaign, campaign.auth, {
+    name: 'Alone',
+    sheet: { relationships: [{ name: 'Dr. Okafor', rating: 5 }] },
+  })
+  const ids = { campaignId: campaign.campaign.id, characterId: character.id }
+  created(
+    await act(app, campaign.auth, ids, 'stress-check', {
+      request: { meter: 'violence', rank: 4, response: 'panic' },
+      dice: provided(87),
+    }),
+    'a failed check',
+  )
+  // 66 against 55 is a matched failure: "the therapist's relationship with the patient drops 5".
+  const therapy = created(
+    await act(app, campaign.auth, ids, 'therapy-assistance', {
+      request: { identity: 'Trauma Nurse', rating: 55, relationship: 'Dr. Okafor' },
+      dice: provided(66),
+    }),
+    'the therapy',
+  )
+  t.match(
+    therapy.event.outcome,
+    { relationship: { name: 'Dr. Okafor', before: 5, after: 0 } },
+    'the relationship falls to 0%',
+  )
+  // "A relationship rating falls to 0%" attacks Isolation at rank 4–5.
+  t.match(
+    therapy.event.followUps,
+    [
+      {
+        trigger: 'relationship-at-zero',
+        action: 'stress-check',
+        ranks: { min: 4, max: 5 },
+        request: { meter: 'isolation', rank: 4, trigger: 'relationship-at-zero' },
+        route: `/v1/campaigns/${ids.campaignId}/characters/${ids.characterId}/stress-check`,
+      },
+    ],
+    'the event names the Isolation check the result calls for',
+  )
+  const [followUp] = therapy.event.followUps
+  const listed = await allEvents(app, campaign.auth, ids.campaignId)
+  t.same(listed.at(-1)?.followUps, therapy.event.followUps, 'the history shows it too')
+  const check = await app.inject({
+    method: 'POST',
+    url: followUp!.route!,
+    headers: campaign.auth,
+    payload: { request: { ...followUp!.request, rank: 5 } },
+  })
+  t.equal(check.statusCode, 201, `the GM makes it at rank 5 in one call: ${check.body}`)
+  t.match(check.json().event.request, { meter: 'isolation', rank: 5, trigger: 'relationship-at-zero' })
 })

@@ -170,7 +170,7 @@ for (const scenario of SCENARIOS) {
         'the hidden roll',
       )
       t.equal(hidden.event.visibility, 'gm', 'the roll is GM-only')
-      t.ok(hidden.event.pending, 'the hidden roll leaves a decision open')
+      t.ok(hidden.event.pending.length > 0, 'the hidden roll leaves a decision open')
 
       for (const attempt of scenario.playerFollowUps) {
         const res = await act(app, player, ids, attempt.action, body(attempt))
@@ -271,7 +271,7 @@ for (const scenario of SCENARIOS) {
         scenario.secret,
         ...hiddenIds,
         hidden.event.summary,
-        hidden.event.pending!.prompt,
+        ...hidden.event.pending.map((decision) => decision.prompt),
         ...hidden.event.dice.map((die) => `"face":${die.face},"purpose":"${die.purpose}"`),
       ]
       for (const [where, bodies] of [

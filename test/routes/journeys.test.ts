@@ -110,12 +110,12 @@ t.test('shock-meters: a session of stress checks, a passion, a therapist and the
       dice: provided(73),
     }),
   )
-  t.equal(self.event.pending?.action, 'stress-response', 'the response is pending')
+  t.equal(self.event.pending[0]?.action, 'stress-response', 'the response is pending')
 
   // The fear passion flip-flops 73 into 37: a pass after all.
   const flip = record(await step(player, 'passion-flip-flop', { request: {} }))
   t.equal(flip.event.causationId, self.event.id, 'the flip-flop is linked to the roll it changes')
-  t.equal(flip.event.pending, null, 'nothing is pending any more')
+  t.same(flip.event.pending, [], 'nothing is pending any more')
   t.equal(flip.character.sheet.stressed, null, 'no longer stressed')
   t.same(flip.character.sheet.meters.self, { hardened: 2, failed: 0 }, 'the failed notch became a hardened one')
   t.equal(flip.character.sheet.passions.fear.flipFlopUsed, true, 'the fear flip-flop is spent for the session')
@@ -124,7 +124,7 @@ t.test('shock-meters: a session of stress checks, a passion, a therapist and the
   const unnatural = record(
     await step(player, 'stress-check', { request: { meter: 'unnatural', rank: 6 }, dice: provided(99) }),
   )
-  t.equal(unnatural.event.pending?.action, 'stress-response', 'the response is pending again')
+  t.equal(unnatural.event.pending[0]?.action, 'stress-response', 'the response is pending again')
   const blocked = await act(app, player, table.ids, 'stress-check', { request: { meter: 'isolation', rank: 3 } })
   t.equal(blocked.statusCode, 409, 'another check waits for the response')
   t.match((blocked.json() as Problem).detail, 'stress-response', 'naming stress-response')
@@ -184,7 +184,7 @@ t.test('trauma-table: traumas accepted and answered, then the scene, the rest an
 
   // d100 8 is Hazed; nothing decided yet.
   const hazed = record(await step(player, 'trauma-roll', { request: { modifier: 0 }, dice: provided(8) }))
-  t.equal(hazed.event.pending?.action, 'trauma-response', 'the trauma waits for an answer')
+  t.equal(hazed.event.pending[0]?.action, 'trauma-response', 'the trauma waits for an answer')
   t.equal(hazed.character.sheet.pendingTrauma.finalRow, 'hazed', 'Hazed is pending on the sheet')
   const blocked = await act(app, player, table.ids, 'trauma-roll', { request: {} })
   t.equal(blocked.statusCode, 409, 'another trauma waits for the answer')
@@ -251,7 +251,7 @@ t.test('reaction-rolls: rolls, a retrieval, a GM-only roll and a GM edit', async
     }),
   )
   t.equal(outcomeOf(retrievable).kept, 5, 'the higher die is kept')
-  t.equal(retrievable.event.pending?.action, 'reaction-retrieval', 'the retrieval is pending')
+  t.equal(retrievable.event.pending[0]?.action, 'reaction-retrieval', 'the retrieval is pending')
   const blocked = await act(app, player, table.ids, 'reaction-roll', { request: { ability: 'agility', pressure: 4 } })
   t.equal(blocked.statusCode, 409, 'another roll waits for the retrieval')
   t.match((blocked.json() as Problem).detail, 'reaction-retrieval', 'naming reaction-retrieval')

@@ -112,5 +112,5 @@ t.test('where neither works, players keep the sheet they saw', async (t) => {
         request: { meter: 'violence', failed: 1, reason: 'Sessions' },
       }).sheet,
   })
-  t.same(side.publicView!.sheetAfter.meters.violence, fresh.meters.violence, 'nothing of the notch shows')
+  t.same((side.publicView!.sheetAfter as Sheet).meters.violence, fresh.meters.violence, 'nothing of the notch shows')
 })

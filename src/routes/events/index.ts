@@ -21,12 +21,18 @@ const EventParams = Type.Object({ campaignId: Uuid('The campaign.'), eventId: Uu
 
 const DecisionBodySchema = Type.Object(
   {
+    action: Type.Optional(
+      Type.String({
+        description:
+          'Which of the event’s open decisions to settle, by its action (`pending[].action`); the first one when left out.',
+        examples: ['record-disorder'],
+      }),
+    ),
     request: Type.Object(
       {},
       {
         additionalProperties: true,
-        description:
-          'The request of the decision action the event names in `pending.action` (see that action’s schema).',
+        description: 'The request of the decision action settled (see that action’s schema).',
       },
     ),
     dice: Type.Optional(ref(DiceRequestSchema)),
@@ -164,7 +170,7 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'settleDecision',
         summary: 'Settle the decision an event left pending',
         description:
-          'When a roll ends with `pending` set, its decision (a stress response, a trauma to accept or answer, a retrieval…) is made here. The request is the one of the action named in `pending.action`. The settlement is its own event with `causationId` = this event. It settles this event’s decision only: settling twice is 409, and so is settling an event whose decision is no longer the character’s open one (reverted, or cleared by the GM before a newer roll left a new one open), which names the event to settle instead. A decision that a GM-only roll opened is the GM’s to settle: a player key gets 404 for the GM-only event and 403 for a public event still showing that decision.',
+          'When a roll leaves decisions open (`pending`: a stress response, a disorder to name, a trauma to accept or answer, a retrieval…), each is made here: name it with `action` (the first open one by default) and send that action’s request. The same is done by `POST`ing the request to the decision’s `route`. The settlement is its own event with `causationId` = this event. It settles this event’s decision only: settling twice is 409, and so is settling an event whose decision is no longer the character’s open one (reverted, or cleared by the GM before a newer roll left a new one open), which names the event to settle instead. A decision that a GM-only roll opened is the GM’s to settle: a player key gets 404 for the GM-only event and 403 for a public event still showing that decision.',
         security,
         params: EventParams,
         headers: IdempotencyHeaders,

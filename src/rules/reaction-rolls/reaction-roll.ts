@@ -137,13 +137,15 @@ export function resolveReactionRoll(
 }
 
 /** A retrievable roll waits for the player to raise an emotion or decline. */
-export function pendingOf(sheet: ReactionRollsSheet, settings: ReactionRollsSettings): PendingDecision | null {
+export function pendingOf(sheet: ReactionRollsSheet, settings: ReactionRollsSettings): PendingDecision[] {
   const pending = sheet.pendingRetrieval
-  if (pending === null) return null
-  return {
-    action: RETRIEVAL_DECISION_ACTION,
-    prompt: `${capitalise(pending.ability)} result ${pending.result} vs pressure ${pending.pressure} is retrievable: raise ${listOr(raisableEmotions(sheet, settings))} by one stage to succeed (and mark ${pending.ability} XP), or decline and fail.`,
-  }
+  if (pending === null) return []
+  return [
+    {
+      action: RETRIEVAL_DECISION_ACTION,
+      prompt: `${capitalise(pending.ability)} result ${pending.result} vs pressure ${pending.pressure} is retrievable: raise ${listOr(raisableEmotions(sheet, settings))} by one stage to succeed (and mark ${pending.ability} XP), or decline and fail.`,
+    },
+  ]
 }
 
 function assertOneModifierPerSource(modifiers: readonly Modifier[]): void {

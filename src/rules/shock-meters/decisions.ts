@@ -2,7 +2,6 @@ import { RuleError } from '../errors.js'
 import type { RuleAction } from '../rule-set.js'
 import { titleOf } from './constants.js'
 import { RecordDisorderOutcomeSchema, StressResponseOutcomeSchema } from './outcomes.js'
-import { pendingOf } from './pending.js'
 import {
   RecordDisorderRequestSchema,
   StressResponseRequestSchema,

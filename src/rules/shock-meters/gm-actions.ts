@@ -2,7 +2,6 @@ import { RuleError } from '../errors.js'
 import type { RuleAction } from '../rule-set.js'
 import { Passions, titleOf, type Passion } from './constants.js'
 import { ClearStressedOutcomeSchema, NewSessionOutcomeSchema, OngoingTreatmentOutcomeSchema } from './outcomes.js'
-import { pendingOf } from './pending.js'
 import {
   ClearStressedRequestSchema,
   NewSessionRequestSchema,

@@ -5,7 +5,6 @@ import type { RuleAction } from '../rule-set.js'
 import { titleOf, type Passion } from './constants.js'
 import { describeTier, isSuccess, tierOf } from './defence-roll.js'
 import { PassionChangeOutcomeSchema, type PassionChangeOutcome } from './outcomes.js'
-import { pendingOf } from './pending.js'
 import {
   PassionFlipFlopRequestSchema,
   PassionRerollRequestSchema,

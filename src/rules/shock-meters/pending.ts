@@ -3,22 +3,22 @@ import { RuleError } from '../errors.js'
 import { titleOf } from './constants.js'
 import type { ShockMetersSheet } from './sheet-schema.js'
 
-/** The decision the sheet is waiting for, if any: the player's response first, then the GM's disorder. */
-export function pendingOf(sheet: ShockMetersSheet): PendingDecision | null {
+/** Every decision the sheet is waiting for, in the order they are usually made: the player's response, then the GM's disorder. */
+export function pendingOf(sheet: ShockMetersSheet): PendingDecision[] {
+  const decisions: PendingDecision[] = []
   if (sheet.stressed?.response === 'pending') {
-    return {
+    decisions.push({
       action: 'stress-response',
       prompt: `Stressed (${titleOf(sheet.stressed.meter)}): choose the response — panic, paralysis or frenzy.`,
-    }
+    })
   }
-  const disorder = sheet.disorders.find((entry) => entry.name === null)
-  if (disorder !== undefined) {
-    return {
+  for (const disorder of sheet.disorders.filter((entry) => entry.name === null)) {
+    decisions.push({
       action: 'record-disorder',
       prompt: `Mental trauma (${titleOf(disorder.meter)}): the GM names the disorder.`,
-    }
+    })
   }
-  return null
+  return decisions
 }
 
 /** A new stress check waits until both the response and the disorder are settled. */

@@ -14,7 +14,7 @@ import {
 } from './constants.js'
 import { describeTier, isSuccess, tierOf } from './defence-roll.js'
 import { StressCheckOutcomeSchema, type StressCheckOutcome } from './outcomes.js'
-import { pendingOf, requireNothingPending } from './pending.js'
+import { requireNothingPending } from './pending.js'
 import { StressCheckRequestSchema, type StressCheckRequest } from './requests.js'
 import { derive, withMeter } from './sheet.js'
 import type { Defence, Disorder, LastCheck, ShockMetersSheet, Stressed } from './sheet-schema.js'

@@ -1,17 +1,41 @@
 import { readD100 } from '../d100.js'
 import { RuleError } from '../errors.js'
-import type { RuleAction } from '../rule-set.js'
+import type { FollowUp, RuleAction } from '../rule-set.js'
 import { MAX_HARDENED, titleOf } from './constants.js'
 import { describeTier, tierOf } from './defence-roll.js'
 import { TherapyAssistanceOutcomeSchema } from './outcomes.js'
-import { pendingOf } from './pending.js'
 import { TherapyAssistanceRequestSchema, type TherapyAssistanceRequest } from './requests.js'
 import { derive, withMeter } from './sheet.js'
 import type { Disorder, LastCheck, ShockMetersSheet } from './sheet-schema.js'
 import { CHECK_ACTIONS, runStressCheck } from './stress-check.js'
+import { findTrigger } from './triggers.js'
 import { parseWith } from '../parse.js'
 
 const RELATIONSHIP_DROP = 5
+
+/**
+ * "A relationship rating falls to 0%" is itself a trigger of the catalogue: the patient's
+ * Isolation check it calls for is named, for the GM to make at the rank they choose.
+ */
+function relationshipFollowUps(
+  relationship: { name: string | undefined; before: number; after: number } | null,
+): FollowUp[] {
+  if (relationship?.name === undefined || relationship.after > 0 || relationship.before === 0) return []
+  const trigger = findTrigger('relationship-at-zero')!
+  const because = `the relationship with ${relationship.name} fell to 0%`
+  return trigger.meters.map((meter) => ({
+    trigger: trigger.id,
+    because,
+    action: 'stress-check',
+    request: {
+      meter,
+      rank: trigger.rank.min,
+      trigger: trigger.id,
+      cause: `The relationship with ${relationship.name} fell to 0%`,
+    },
+    ranks: { min: trigger.rank.min, max: trigger.rank.max },
+  }))
+}
 
 function requireFreshFailedNotch(sheet: ShockMetersSheet): LastCheck {
   const check = sheet.lastCheck
@@ -177,6 +201,7 @@ export const therapyAssistanceAction: RuleAction<ShockMetersSheet, TherapyAssist
         selfCheck,
       },
       summary: `Therapy for ${titleOf(check.meter)} by ${parsed.identity} ${parsed.rating}: rolled ${readD100(face)}, ${describeTier(tier)} — ${describe}${disorderRemoved === null ? '' : `; trauma undone`}${selfCheckSummary}`,
+      followUps: relationshipFollowUps(relationship),
     }
   },
 }

@@ -19,13 +19,15 @@ import { parseWith } from '../parse.js'
 export const RESPONSE_ACTION = 'trauma-response'
 
 /** A rolled trauma waits for the player to accept it or answer it with an ability. */
-export function pendingOf(sheet: TraumaTableSheet): PendingDecision | null {
-  if (sheet.pendingTrauma === null) return null
+export function pendingOf(sheet: TraumaTableSheet): PendingDecision[] {
+  if (sheet.pendingTrauma === null) return []
   const row = rowById(sheet.pendingTrauma.finalRow)
-  return {
-    action: RESPONSE_ACTION,
-    prompt: `${row.name} (${row.label}) — accept it, or answer it with an ability such as "Not Today!".`,
-  }
+  return [
+    {
+      action: RESPONSE_ACTION,
+      prompt: `${row.name} (${row.label}) — accept it, or answer it with an ability such as "Not Today!".`,
+    },
+  ]
 }
 
 export function rollTrauma(sheet: TraumaTableSheet, input: unknown, dice: Dice): Resolution<TraumaTableSheet> {

@@ -15,7 +15,11 @@ t.test('Example: Finn (d6 agility, pressure 4) rolls 3, raises anger to retrieve
   t.equal(rolled.outcome.result, 3, 'result 3')
   t.equal(rolled.outcome.band, 'retrievable', 'a 3 against pressure 4 is retrievable')
   t.equal(rolled.outcome.verdict, 'pending', 'the player decides whether to retrieve')
-  t.equal(rolled.pending?.action, 'reaction-retrieval', 'the pending decision is settled by reaction-retrieval')
+  t.equal(
+    rolled.pending.map((decision) => decision.action)[0],
+    'reaction-retrieval',
+    'the pending decision is settled by reaction-retrieval',
+  )
   t.same(
     rolled.sheet.pendingRetrieval,
     { ability: 'agility', dice: 'd6', pressure: 4, result: 3 },
@@ -37,7 +41,7 @@ t.test('Let the event unfold: "the player may choose to let the event unfold" �
   t.equal(result.outcome.resisted, false, 'recorded as not resisted')
   t.same(result.dice, [], 'no die is rolled')
   t.same(result.sheet, sheet, 'no XP, no emotion: the sheet is unchanged')
-  t.equal(result.pending, null, 'nothing pending')
+  t.same(result.pending, [], 'nothing pending')
 
   const noAbility = roll({ pressure: 6, resist: false }, [])
   t.equal(noAbility.outcome.ability, null, 'no ability is needed when the player does not resist')
@@ -133,7 +137,7 @@ t.test('Retrievable: "else the roll fails" — declining is a failure without em
 
   const upFront = roll({ ability: 'agility', pressure: 4, retrieve: { decision: 'decline' } }, [3])
   t.equal(upFront.outcome.verdict, 'failure', 'a decline policy in the request fails the roll at once')
-  t.equal(upFront.pending, null, 'nothing left pending')
+  t.same(upFront.pending, [], 'nothing left pending')
   t.end()
 })
 
@@ -147,7 +151,7 @@ t.test('Retrieve policy in the request settles a retrievable roll at once', (t) 
   t.equal(result.outcome.verdict, 'success', 'the policy retrieves it')
   t.equal(result.sheet.emotions.guilt, 1, 'guilt raised')
   t.equal(result.sheet.abilities.agility?.xp, 1, 'XP marked')
-  t.equal(result.pending, null, 'no decision left open')
+  t.same(result.pending, [], 'no decision left open')
   t.match(result.summary, /retrievable — raised guilt 0 → 1, success; agility XP 0 → 1/, 'summary tells the story')
   t.end()
 })
@@ -194,7 +198,7 @@ t.test('Retrievable with every emotion at its top stage: nothing can be raised, 
   const result = roll({ ability: 'agility', pressure: 4 }, [3], full)
   t.equal(result.outcome.band, 'retrievable', 'the die lands in the retrievable band')
   t.equal(result.outcome.verdict, 'failure', 'but the roll fails')
-  t.equal(result.pending, null, 'no decision is left open')
+  t.same(result.pending, [], 'no decision is left open')
   t.equal(result.sheet.pendingRetrieval, null, 'nothing pending on the sheet')
   t.end()
 })

@@ -16,7 +16,7 @@ t.test(
     for (const response of ['panic', 'paralysis', 'frenzy'] as const) {
       const resolved = run('stress-response', pendingResponse(), { response })
       t.equal(resolved.sheet.stressed?.response, response, `${response} recorded`)
-      t.equal(resolved.pending, null, 'nothing left pending')
+      t.same(resolved.pending, [], 'nothing left pending')
     }
     t.same(
       [
@@ -44,7 +44,7 @@ t.test('Record disorder: the GM names the pending disorder', async (t) => {
     'named, cause kept',
   )
   t.equal(resolved.outcome.added, false, 'named, not added')
-  t.equal(resolved.pending, null, 'nothing pending')
+  t.same(resolved.pending, [], 'nothing pending')
   t.equal(
     failure('record-disorder', pendingDisorder(), { name: 'X', meter: 'violence' }).pointer,
     '/request/meter',

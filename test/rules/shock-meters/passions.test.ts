@@ -45,7 +45,7 @@ t.test(
     t.same(resolved.sheet.meters.violence, { hardened: 1, failed: 1 }, 'hardened undone, failed marked')
     t.equal(resolved.sheet.stressed?.response, 'pending', 'stressed, response pending')
     t.equal(resolved.outcome.passion, 'fear', 'defaults to the passion the check named')
-    t.equal(resolved.pending?.action, 'stress-response', 'pending response')
+    t.equal(resolved.pending.map((decision) => decision.action)[0], 'stress-response', 'pending response')
   },
 )
 

@@ -13,7 +13,7 @@ t.test('Hardened: "automatically avoids a stress check when hardened notches ≥
     t.same(resolved.dice, [], 'no die is rolled')
     t.same(resolved.sheet.meters, before.meters, '"will not mark any more hardened or failed notches"')
     t.equal(resolved.sheet.stressed, null, 'not stressed')
-    t.equal(resolved.pending, null, 'nothing pending')
+    t.same(resolved.pending, [], 'nothing pending')
   }
   t.equal(
     run('stress-check', { meters: meters(1, { violence: { hardened: 3 } }) }, { meter: 'violence', rank: 4 }, [70])
@@ -247,7 +247,7 @@ t.test('Failing: "mark a failed notch", become stressed with the response given 
     { meter: 'self', response: 'frenzy', cause: 'Mirror showed a stranger' },
     'stressed: frenzy',
   )
-  t.equal(resolved.pending, null, 'nothing to decide')
+  t.same(resolved.pending, [], 'nothing to decide')
   t.equal(
     resolved.summary,
     'Self 4 vs Notice 60: rolled 77, matched failure — failed 0 → 1; stressed (frenzy)',
@@ -260,7 +260,7 @@ t.test(
   async (t) => {
     const resolved = run('stress-check', {}, { meter: 'self', rank: 4 }, [80])
     t.equal(resolved.sheet.stressed?.response, 'pending', 'response pending')
-    t.equal(resolved.pending?.action, 'stress-response', 'settled by stress-response')
+    t.equal(resolved.pending.map((decision) => decision.action)[0], 'stress-response', 'settled by stress-response')
     const blocked = failure('stress-check', resolved.sheet, { meter: 'violence', rank: 2 })
     t.same(
       [blocked.code, blocked.kind],
@@ -284,7 +284,7 @@ t.test('Mental trauma: "reaches five failed notches in a meter … a permanent m
     [{ name: 'Agoraphobia', meter: 'isolation', cause: 'Everyone forgot me', check: 1 }],
     'the named disorder is recorded',
   )
-  t.equal(named.pending, null, 'nothing pending')
+  t.same(named.pending, [], 'nothing pending')
 
   const pending = run(
     'stress-check',
@@ -293,7 +293,11 @@ t.test('Mental trauma: "reaches five failed notches in a meter … a permanent m
     [90],
   )
   t.equal(pending.sheet.disorders[0]?.name, null, 'unnamed: pending')
-  t.equal(pending.pending?.action, 'record-disorder', 'the GM names it with record-disorder')
+  t.equal(
+    pending.pending.map((decision) => decision.action)[0],
+    'record-disorder',
+    'the GM names it with record-disorder',
+  )
   const blocked = failure('stress-check', { ...pending.sheet, stressed: null }, { meter: 'self', rank: 3 })
   t.same([blocked.code, blocked.kind], ['DISORDER_PENDING', 'conflict'], 'a further check waits for the name (409)')
 
@@ -307,16 +311,24 @@ t.test('Mental trauma: "reaches five failed notches in a meter … a permanent m
   t.same(notYet.sheet.disorders, [], 'no disorder')
 })
 
-t.test('Both decisions pending: the player’s response is asked first', async (t) => {
+t.test('Both decisions pending: both are listed, the player’s response first', async (t) => {
   const resolved = run(
     'stress-check',
     { meters: meters(1, { isolation: { failed: 4 } }) },
     { meter: 'isolation', rank: 5 },
     [90],
   )
-  t.equal(resolved.pending?.action, 'stress-response', 'response first')
+  t.same(
+    resolved.pending.map((decision) => decision.action),
+    ['stress-response', 'record-disorder'],
+    '"Reaching 5 failed notches → mental trauma": the response and the disorder are both open',
+  )
   const answered = run('stress-response', resolved.sheet, { response: 'panic' })
-  t.equal(answered.pending?.action, 'record-disorder', 'then the disorder')
+  t.same(
+    answered.pending.map((decision) => decision.action),
+    ['record-disorder'],
+    'then the disorder alone',
+  )
 })
 
 t.test('Every check is recorded as the latest one, avoided ones too', async (t) => {

@@ -22,7 +22,7 @@ t.test(
     )
     t.equal(roll.finalRow, 'heart-palpatations', 'upgraded twice: Heart Palpatations')
     t.equal(outcomeOf(rolled).trauma.name, 'Heart Palpatations', 'spelled as in the text')
-    t.same(rolled.pending?.action, 'trauma-response', 'Jim now decides')
+    t.same(rolled.pending.map((decision) => decision.action)[0], 'trauma-response', 'Jim now decides')
     t.same(rolled.sheet.pendingTrauma, roll, 'the decision lives on the sheet')
 
     const accepted = run('trauma-response', rolled.sheet, { response: 'accept' }, [9])
@@ -49,7 +49,7 @@ t.test(
     t.equal(outcomeOf(rolled).effects, null, 'nothing applied yet')
     t.equal(rolled.sheet.healthLost, 0, 'no health lost yet')
     t.same(rolled.sheet.encounterTraumas, [], 'not yet suffered')
-    t.match(rolled.pending, { action: 'trauma-response', prompt: /Headache/ }, 'prompt names the trauma')
+    t.match(rolled.pending, [{ action: 'trauma-response', prompt: /Headache/ }], 'prompt names the trauma')
   },
 )
 
@@ -86,7 +86,7 @@ t.test('A response in the request settles the roll in one action', async (t) => 
   const accepted = run('trauma-roll', {}, { response: 'accept' }, [47, 5])
   t.same(
     [outcomeOf(accepted).status, accepted.sheet.healthLost, accepted.pending],
-    ['accepted', 5, null],
+    ['accepted', 5, []],
     'Migraine accepted at once',
   )
   t.same(accepted.sheet.encounterTraumas, ['migraine'], 'and counted this encounter')

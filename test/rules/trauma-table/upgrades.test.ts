@@ -187,7 +187,7 @@ t.test('Unharmed: "You do not increase your amount of Trauma suffered this Encou
   const result = run('trauma-roll', { encounterTraumas: [] }, { modifier: -10 }, [10])
   t.equal((result.outcome as { status: string }).status, 'unharmed', 'a total of 0 is Unharmed')
   t.same(result.sheet.encounterTraumas, [], 'not added to the encounter')
-  t.equal(result.pending, null, 'nothing to decide')
+  t.same(result.pending, [], 'nothing to decide')
   t.equal(result.sheet.pendingTrauma, null, 'nothing pending on the sheet')
   const next = roll(result.sheet, {}, 65)
   t.equal(next.finalRow, 'depleted', 'so the next trauma is not upgraded by it')
