@@ -53,7 +53,7 @@ t.test('a public check after a hidden one is replayed on the players’ sheet', 
   t.equal(shown.lastCheck.number, 1, 'as the first check players know of')
   t.equal(shown.lastCheck.cause, null, 'with nothing of the hidden check')
   t.same(side.publicSheet, shown, 'players go on from that sheet')
-  t.equal(side.publicView!.pending, null, 'and see no decision open')
+  t.same(side.publicView!.pending, [], 'and see no decision open')
 })
 
 t.test('where the rules refuse the replay, the event’s own change is carried over', async (t) => {
