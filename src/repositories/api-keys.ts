@@ -20,6 +20,9 @@ export interface UsableKey {
   campaign: { id: string; name: string; ruleset: string; settings: unknown }
 }
 
+/** Whether a key still opens its campaign, and if not, why. */
+export type KeyStanding = 'usable' | 'revoked' | 'closed'
+
 export class ApiKeyRepository {
   constructor(private readonly db: Db) {}
 
@@ -39,6 +42,16 @@ export class ApiKeyRepository {
     if (!row) return null
     const { name, ruleset, settings, ...key } = row
     return { ...key, characterIds: key.characterIds ?? [], campaign: { id: key.campaignId, name, ruleset, settings } }
+  }
+
+  /** Re-checked by every open event stream about once a second: one primary-key join. */
+  async standing(id: string): Promise<KeyStanding> {
+    const [row] = await this.db.$queryRaw<{ revoked: boolean; closed: boolean }[]>`
+      SELECT k."revoked_at" IS NOT NULL AS "revoked", c."deleted_at" IS NOT NULL AS "closed"
+      FROM "api_keys" k JOIN "campaigns" c ON c."id" = k."campaign_id"
+      WHERE k."id" = ${id}::uuid`
+    if (row?.closed) return 'closed'
+    return !row || row.revoked ? 'revoked' : 'usable'
   }
 
   list(campaignId: string) {

@@ -50,6 +50,8 @@ export interface EventFilter {
   type?: string | undefined
   /** Player keys see public events only. */
   publicOnly: boolean
+  /** Lists nothing once this key is revoked or its campaign closed, checked in the same snapshot as the events. */
+  whileUsable?: string | undefined
 }
 
 export class EventRepository {
@@ -144,6 +146,9 @@ export class EventRepository {
         ...(filter.characterId ? { characterId: filter.characterId } : {}),
         ...(filter.type ? { type: filter.type } : {}),
         ...(filter.publicOnly ? { visibility: 'public' } : {}),
+        ...(filter.whileUsable
+          ? { campaign: { deletedAt: null, apiKeys: { some: { id: filter.whileUsable, revokedAt: null } } } }
+          : {}),
       },
       orderBy: { seq: 'asc' },
       take: filter.limit + 1,

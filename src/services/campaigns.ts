@@ -6,6 +6,7 @@ import type { Store } from '../repositories/index.js'
 import { RuleError } from '../rules/errors.js'
 import { findRuleSet } from '../rules/index.js'
 import type { CreateCampaign, MintKey, UpdateCampaign } from '../schemas/campaigns.js'
+import type { ServiceContext } from './context.js'
 import { apiKeyView, campaignView } from './views.js'
 
 function ruleSetOf(id: string) {
@@ -72,8 +73,9 @@ export async function updateCampaign(store: Store, campaignId: string, body: Upd
 }
 
 /** The history is kept (it is append-only); the campaign and all its keys simply stop answering. */
-export async function deleteCampaign(store: Store, campaignId: string) {
+export async function deleteCampaign({ store, feed }: ServiceContext, campaignId: string) {
   await store.campaigns.markDeleted(campaignId)
+  feed.accessChanged(campaignId)
 }
 
 export async function mintPlayerKey(store: Store, campaignId: string, body: MintKey) {
@@ -99,8 +101,11 @@ export async function listKeys(store: Store, campaignId: string) {
   return { data: (await store.apiKeys.list(campaignId)).map(apiKeyView) }
 }
 
-export async function revokeKey(store: Store, campaignId: string, keyId: string) {
+export async function revokeKey({ store, feed }: ServiceContext, campaignId: string, keyId: string) {
   const key = await store.apiKeys.find(campaignId, keyId)
   if (!key) throw new NotFoundError(`key ${keyId} not found`)
-  return apiKeyView(key.revokedAt ? key : await store.apiKeys.revoke(keyId))
+  if (key.revokedAt) return apiKeyView(key)
+  const revoked = await store.apiKeys.revoke(keyId)
+  feed.accessChanged(campaignId)
+  return apiKeyView(revoked)
 }

@@ -1,4 +1,5 @@
 import type { Principal } from '../plugins/app/auth.js'
+import type { KeyStanding } from '../repositories/api-keys.js'
 import type { Store } from '../repositories/index.js'
 import type { EventFeed } from './event-feed.js'
 import { audienceOf } from './public-view.js'
@@ -8,10 +9,14 @@ const PAGE = 100
 /** Events committed by other instances are found by polling at this pace. */
 const POLL_MS = 1_000
 const HEARTBEAT_MS = 15_000
+/** An idle stream re-checks its key this often, so a revocation on another instance ends it too. */
+const KEY_CHECK_MS = 1_000
 
 export interface StreamSink {
   event(event: EventView): void
   heartbeat(): void
+  /** The last message: the key was revoked or the campaign closed. */
+  ended(standing: Exclude<KeyStanding, 'usable'>): void
 }
 
 /** The campaign's last sequence number: a stream without a resume point starts after it. */
@@ -21,8 +26,13 @@ export async function currentSeq(store: Store, principal: Principal): Promise<nu
 }
 
 /**
- * Sends every event after `after`, in order, then waits for more until `signal` aborts. A
- * commit on this instance wakes it at once; other instances' commits within a poll interval.
+ * Sends every event after `after`, in order, then waits for more until `signal` aborts or the
+ * key stops being usable. A commit, revocation or closing on this instance wakes it at once;
+ * other instances' within a poll interval.
+ *
+ * Events are listed only while the key is usable, in the same snapshot, so none recorded after
+ * a revocation is ever sent. An empty page may mean either, so the key is then looked up (at
+ * most once a second, or at once when this instance revoked a key of the campaign).
  */
 export async function streamEvents(
   store: Store,
@@ -35,12 +45,21 @@ export async function streamEvents(
   const audience = audienceOf(principal)
   let cursor = after
   let lastWrite = Date.now()
+  let checkedAt = Date.now()
+  let accessChanged = false
   while (!signal.aborted) {
     const rows = await store.events.list(principal.campaign.id, {
       after: cursor,
       limit: PAGE,
       publicOnly: principal.role !== 'gm',
+      whileUsable: principal.keyId,
     })
+    if (rows.length === 0 && (accessChanged || Date.now() - checkedAt >= KEY_CHECK_MS)) {
+      const standing = await store.apiKeys.standing(principal.keyId)
+      if (standing !== 'usable') return sink.ended(standing)
+      checkedAt = Date.now()
+      accessChanged = false
+    }
     for (const row of rows.slice(0, PAGE)) {
       sink.event(eventView(row, audience))
       cursor = Number(row.seq)
@@ -51,20 +70,24 @@ export async function streamEvents(
       sink.heartbeat()
       lastWrite = Date.now()
     }
-    await nextWake(feed, principal.campaign.id, signal)
+    if (await nextWake(feed, principal.campaign.id, signal)) accessChanged = true
   }
 }
 
-function nextWake(feed: EventFeed, campaignId: string, signal: AbortSignal): Promise<void> {
+/** Resolves true when woken by a revocation or closing on this instance. */
+function nextWake(feed: EventFeed, campaignId: string, signal: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
-    const done = () => {
+    const done = (accessChanged: boolean) => {
       clearTimeout(timer)
       unsubscribe()
-      signal.removeEventListener('abort', done)
-      resolve()
+      unsubscribeAccess()
+      signal.removeEventListener('abort', woken)
+      resolve(accessChanged)
     }
-    const timer = setTimeout(done, POLL_MS)
-    const unsubscribe = feed.subscribe(campaignId, done)
-    signal.addEventListener('abort', done)
+    const woken = () => done(false)
+    const timer = setTimeout(woken, POLL_MS)
+    const unsubscribe = feed.subscribe(campaignId, woken)
+    const unsubscribeAccess = feed.subscribeAccess(campaignId, () => done(true))
+    signal.addEventListener('abort', woken)
   })
 }

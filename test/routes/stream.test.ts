@@ -1,7 +1,10 @@
 import t from 'tap'
+import { buildApp, type App } from '../../src/app.js'
+import { loadConfig } from '../../src/config.js'
 import { createCampaign, createCharacter, mintPlayerKey, PROBLEM, type Auth } from '../helpers/api.js'
-import { buildTestApp } from '../helpers/build-app.js'
+import { buildTestApp, NO_LIMITS } from '../helpers/build-app.js'
 import { act, created, type Ids } from '../helpers/commands.js'
+import { freshDatabaseUrl, TEST_DATABASE_URL } from '../helpers/database.js'
 
 // One app on a real socket for the file; the last test closes it.
 const app = await buildTestApp(t)
@@ -10,7 +13,8 @@ const address = await app.listen({ port: 0, host: '127.0.0.1' })
 interface Message {
   id: number
   event: string
-  data: { id: string; seq: number; type: string; visibility: string }
+  /** An event, or the `reason` of a stream's last message. */
+  data: { id: string; seq: number; type: string; visibility: string; reason?: string }
 }
 
 /** An open `text/event-stream`: read messages one at a time, with a deadline. */
@@ -76,24 +80,39 @@ function parse(block: string): Message | null {
   return { id: Number(fields.id), event: fields.event ?? 'message', data: JSON.parse(fields.data) }
 }
 
-async function open(campaignId: string, auth: Auth, headers: Record<string, string> = {}, query = '') {
+async function open(campaignId: string, auth: Auth, headers: Record<string, string> = {}, query = '', at = address) {
   const controller = new AbortController()
-  const response = await fetch(`${address}/v1/campaigns/${campaignId}/events/stream${query}`, {
+  const response = await fetch(`${at}/v1/campaigns/${campaignId}/events/stream${query}`, {
     headers: { ...auth, ...headers },
     signal: controller.signal,
   })
   return new Stream(response, controller)
 }
 
-async function setUp() {
-  const campaign = await createCampaign(app, 'reaction-rolls')
-  const { character } = await createCharacter(app, campaign.campaign, campaign.auth)
+/** A public reaction roll as `auth`, on `on`. */
+function rollAs(on: App, auth: Auth, ids: Ids, visibility: 'public' | 'gm' = 'public') {
+  return act(on, auth, ids, 'reaction-roll', { request: { pressure: 4, resist: false }, visibility }).then((res) =>
+    created(res, 'a roll'),
+  )
+}
+
+async function setUp(on: App = app) {
+  const campaign = await createCampaign(on, 'reaction-rolls')
+  const { character } = await createCharacter(on, campaign.campaign, campaign.auth)
   const ids: Ids = { campaignId: campaign.campaign.id, characterId: character.id }
-  const roll = (visibility: 'public' | 'gm' = 'public') =>
-    act(app, campaign.auth, ids, 'reaction-roll', { request: { pressure: 4, resist: false }, visibility }).then((res) =>
-      created(res, 'a roll'),
-    )
+  const roll = (visibility: 'public' | 'gm' = 'public') => rollAs(on, campaign.auth, ids, visibility)
   return { campaign, ids, roll }
+}
+
+function revoke(on: App, ids: Ids, auth: Auth, keyId: string) {
+  return on.inject({ method: 'DELETE', url: `/v1/campaigns/${ids.campaignId}/keys/${keyId}`, headers: auth })
+}
+
+/** Every message left until the stream ends (each within next()’s deadline). */
+async function rest(stream: Stream): Promise<Message[]> {
+  const messages: Message[] = []
+  for (let message = await stream.next(); message; message = await stream.next()) messages.push(message)
+  return messages
 }
 
 t.test('a new roll appears on an open stream', async (t) => {
@@ -214,6 +233,149 @@ t.test('a stream with a bad Last-Event-ID or key is refused as problem details',
   t.equal(foreign.status, 404, 'another campaign’s key is 404')
   await foreign.body?.cancel()
 })
+
+t.test(
+  'a player’s stream ends with a revoked message once its key is revoked, and sends nothing recorded after',
+  async (t) => {
+    const { campaign, ids, roll } = await setUp()
+    const player = await mintPlayerKey(app, campaign.campaign, campaign.auth, [ids.characterId])
+    const stream = await open(ids.campaignId, player.auth)
+    t.teardown(() => stream.close())
+    await stream.connected()
+    const before = await roll()
+    t.equal((await stream.next())?.data.id, before.event.id, 'the stream is live before the revocation')
+
+    t.equal((await revoke(app, ids, campaign.auth, player.key.id)).statusCode, 200, 'the GM revokes the key')
+    const after = [await roll(), await roll(), await roll()]
+    // The 5 s deadline of next() only tolerates a loaded machine; the stream ends within about a second.
+    const messages = await rest(stream)
+    t.same(
+      messages.map((message) => [message.event, message.data]),
+      [['revoked', { reason: 'key revoked' }]],
+      'one last message, revoked with its reason, then the stream ends',
+    )
+    t.notOk(
+      messages.some((message) => after.some((result) => result.event.id === message.data.id)),
+      'none of the three events recorded after the revocation',
+    )
+  },
+)
+
+t.test('the GM’s stream ends once the GM key is revoked, with none of the player’s later rolls', async (t) => {
+  const { campaign, ids } = await setUp()
+  const player = await mintPlayerKey(app, campaign.campaign, campaign.auth, [ids.characterId])
+  const stream = await open(ids.campaignId, campaign.auth)
+  t.teardown(() => stream.close())
+  await stream.connected()
+
+  t.equal((await revoke(app, ids, campaign.auth, campaign.gmKey.id)).statusCode, 200, 'the GM revokes its own key')
+  const after = [await rollAs(app, player.auth, ids), await rollAs(app, player.auth, ids)]
+  const messages = await rest(stream)
+  t.same(
+    messages.map((message) => [message.event, message.data]),
+    [['revoked', { reason: 'key revoked' }]],
+    'one last message, revoked, then the stream ends',
+  )
+  t.notOk(
+    messages.some((message) => after.some((result) => result.event.id === message.data.id)),
+    'none of the player’s rolls recorded after the revocation',
+  )
+})
+
+t.test('another key’s stream stays open and keeps receiving after a key is revoked', async (t) => {
+  const { campaign, ids, roll } = await setUp()
+  const revoked = await mintPlayerKey(app, campaign.campaign, campaign.auth, [ids.characterId], 'Revoked')
+  const kept = await mintPlayerKey(app, campaign.campaign, campaign.auth, [ids.characterId], 'Kept')
+  const revokedStream = await open(ids.campaignId, revoked.auth)
+  const keptStream = await open(ids.campaignId, kept.auth)
+  t.teardown(() => revokedStream.close())
+  t.teardown(() => keptStream.close())
+  await revokedStream.connected()
+  await keptStream.connected()
+
+  await revoke(app, ids, campaign.auth, revoked.key.id)
+  t.equal((await revokedStream.next())?.event, 'revoked', 'the revoked key’s stream gets its last message')
+  t.equal(await revokedStream.next(), null, 'and ends')
+  const after = await roll()
+  t.equal((await keptStream.next())?.data.id, after.event.id, 'the other key’s stream still receives new events')
+  const later = await roll()
+  t.equal((await keptStream.next())?.data.id, later.event.id, 'and the one after')
+})
+
+t.test('closing the campaign ends its streams with a closed message', async (t) => {
+  const { campaign, ids } = await setUp()
+  const player = await mintPlayerKey(app, campaign.campaign, campaign.auth, [ids.characterId])
+  const gmStream = await open(ids.campaignId, campaign.auth)
+  const playerStream = await open(ids.campaignId, player.auth)
+  t.teardown(() => gmStream.close())
+  t.teardown(() => playerStream.close())
+  await gmStream.connected()
+  await playerStream.connected()
+
+  const res = await app.inject({ method: 'DELETE', url: `/v1/campaigns/${ids.campaignId}`, headers: campaign.auth })
+  t.equal(res.statusCode, 204, 'the GM closes the campaign')
+  for (const [who, stream] of [
+    ['the GM', gmStream],
+    ['the player', playerStream],
+  ] as const) {
+    t.same(
+      (await rest(stream)).map((message) => [message.event, message.data]),
+      [['closed', { reason: 'campaign closed' }]],
+      `${who}’s stream gets one last message, closed with its reason, then ends`,
+    )
+  }
+})
+
+t.test(
+  'a key revoked through another instance on the same database ends the stream, with nothing recorded after',
+  {
+    skip: TEST_DATABASE_URL
+      ? false
+      : 'needs PostgreSQL: set TEST_DATABASE_URL (PGlite is one process with one connection, so it cannot serve two instances)',
+  },
+  async (t) => {
+    const url = await freshDatabaseUrl(t)
+    const config = loadConfig({ DATABASE_URL: url!, DATA_DIR: 'memory://', LOG_LEVEL: 'silent', ...NO_LIMITS })
+    const start = async () => {
+      const instance = await buildApp(config, { logger: false })
+      t.teardown(() => instance.close())
+      await instance.ready()
+      return instance
+    }
+    const streaming = await start()
+    const revoking = await start()
+    const at = await streaming.listen({ port: 0, host: '127.0.0.1' })
+
+    const { campaign, ids } = await setUp(streaming)
+    const revoked = await mintPlayerKey(streaming, campaign.campaign, campaign.auth, [ids.characterId], 'Revoked')
+    const kept = await mintPlayerKey(streaming, campaign.campaign, campaign.auth, [ids.characterId], 'Kept')
+    const revokedStream = await open(ids.campaignId, revoked.auth, {}, '', at)
+    const keptStream = await open(ids.campaignId, kept.auth, {}, '', at)
+    t.teardown(() => revokedStream.close())
+    t.teardown(() => keptStream.close())
+    await revokedStream.connected()
+    await keptStream.connected()
+
+    t.equal(
+      (await revoke(revoking, ids, campaign.auth, revoked.key.id)).statusCode,
+      200,
+      'revoked on the other instance',
+    )
+    // Recorded on the streaming instance, so its streams wake at once, before any periodic check.
+    const after = [await rollAs(streaming, campaign.auth, ids), await rollAs(streaming, campaign.auth, ids)]
+    const messages = await rest(revokedStream)
+    t.same(
+      messages.map((message) => [message.event, message.data]),
+      [['revoked', { reason: 'key revoked' }]],
+      'the stream gets one last message, revoked, then ends',
+    )
+    t.same(
+      [(await keptStream.next())?.data.id, (await keptStream.next())?.data.id],
+      after.map((result) => result.event.id),
+      'the other key’s stream on the same instance receives both events',
+    )
+  },
+)
 
 t.test('closing the app ends open streams', async (t) => {
   const { campaign, ids } = await setUp()

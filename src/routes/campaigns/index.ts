@@ -25,6 +25,7 @@ import {
 const security = [{ bearerAuth: [] }]
 
 const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const context = { store: app.store, feed: app.eventFeed }
   app.post(
     '/v1/campaigns',
     {
@@ -91,14 +92,14 @@ const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'deleteCampaign',
         summary: 'Close the campaign',
         description:
-          'GM only. The campaign and every key of it stop answering (404 / 401). Its append-only history is kept in the database.',
+          'GM only. The campaign and every key of it stop answering (404 / 401), and its open event streams end within a second. Its append-only history is kept in the database.',
         security,
         params: CampaignParams,
         response: { 204: Type.Null({ description: 'Closed.' }), ...problems(401, 403, 404) },
       },
     },
     async (request, reply) => {
-      await deleteCampaign(app.store, request.params.campaignId)
+      await deleteCampaign(context, request.params.campaignId)
       return reply.code(204).send(null)
     },
   )
@@ -149,13 +150,14 @@ const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Keys'],
         operationId: 'revokeKey',
         summary: 'Revoke a key',
-        description: 'GM only. The key stops working at once. Revoking twice is harmless.',
+        description:
+          'GM only. The key stops working at once, and its open event streams end within a second. Revoking twice is harmless.',
         security,
         params: Type.Object({ campaignId: Uuid('The campaign.'), keyId: Uuid('The key to revoke.') }),
         response: { 200: ref(ApiKeySchema), ...problems(401, 403, 404) },
       },
     },
-    async (request) => revokeKey(app.store, request.params.campaignId, request.params.keyId),
+    async (request) => revokeKey(context, request.params.campaignId, request.params.keyId),
   )
 }
 

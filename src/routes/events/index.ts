@@ -17,6 +17,8 @@ import type { EventView } from '../../services/views.js'
 import { replyOnce } from '../command-reply.js'
 
 const security = [{ bearerAuth: [] }]
+/** The data of a stream's last message, by its event name. */
+const endings = { revoked: { reason: 'key revoked' }, closed: { reason: 'campaign closed' } } as const
 const EventParams = Type.Object({ campaignId: Uuid('The campaign.'), eventId: Uuid('The event.') })
 
 const DecisionBodySchema = Type.Object(
@@ -81,7 +83,7 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'streamEvents',
         summary: 'Follow new events live (Server-Sent Events)',
         description:
-          'A `text/event-stream` of the campaign’s events as they are recorded: each message has `id` = the event’s `seq`, `event` = its type and `data` = the event as JSON. Reconnect with `Last-Event-ID` (or `?after=`) to resume without a gap; without either, the stream starts with the next new event. Player keys see public events only, as players see them. `sheets=none` leaves `sheetBefore` and `sheetAfter` out of each message, as in the history. Swagger UI cannot display a stream: use `curl -N` or `EventSource`.',
+          'A `text/event-stream` of the campaign’s events as they are recorded: each message has `id` = the event’s `seq`, `event` = its type and `data` = the event as JSON. Reconnect with `Last-Event-ID` (or `?after=`) to resume without a gap; without either, the stream starts with the next new event. Player keys see public events only, as players see them. When the key is revoked or the campaign closed, the stream sends within a second a last message, `event: revoked` or `event: closed` with data such as `{"reason":"key revoked"}` and no `id`, then ends; nothing recorded after the revocation is sent. Do not reconnect: the key now gets 401. `sheets=none` leaves `sheetBefore` and `sheetAfter` out of each message, as in the history. Swagger UI cannot display a stream: use `curl -N` or `EventSource`.',
         security,
         params: CampaignParams,
         querystring: Type.Object({
@@ -131,6 +133,7 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
           {
             event: (event) => reply.raw.write(`id: ${event.seq}\nevent: ${event.type}\ndata: ${render(event)}\n\n`),
             heartbeat: () => reply.raw.write(': keep-alive\n\n'),
+            ended: (standing) => reply.raw.write(`event: ${standing}\ndata: ${JSON.stringify(endings[standing])}\n\n`),
           },
           controller.signal,
         )
