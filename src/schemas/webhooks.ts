@@ -8,7 +8,7 @@ const Url = Type.String({
   minLength: 1,
   maxLength: 2048,
   description:
-    'Where Nerve POSTs the events: an `http://` or `https://` URL whose host resolves to public addresses only (loopback, private, link-local and metadata addresses are refused unless the operator allows private ones). Redirects are not followed.',
+    'Where Nerve POSTs the events: an `http://` or `https://` URL without credentials (`user:pass@` is refused: verify the signature instead) whose host resolves to public addresses only. Loopback, private, link-local and reserved addresses, and IPv6 addresses embedding one (NAT64, 6to4, Teredo, IPv4-mapped or -compatible), are refused unless the operator sets `WEBHOOK_ALLOW_PRIVATE=true`; cloud metadata addresses are refused always. Redirects are not followed.',
 })
 
 const Description = Type.String({ maxLength: 500, description: 'What the endpoint is for, e.g. "Discord bot".' })

@@ -1,80 +1,115 @@
 import { lookup as lookupCallback, type LookupAddress } from 'node:dns'
 import { lookup } from 'node:dns/promises'
-import { BlockList, isIP, type LookupFunction } from 'node:net'
+import { isIP, type LookupFunction } from 'node:net'
+import ipaddr from 'ipaddr.js'
 
-type Family = 'ipv4' | 'ipv6'
+type Address = ipaddr.IPv4 | ipaddr.IPv6
 
-function blockList(entries: [address: string, prefix: number, family: Family][]): BlockList {
-  const list = new BlockList()
-  for (const [address, prefix, family] of entries) list.addSubnet(address, prefix, family)
-  return list
-}
+const METADATA = 'cloud metadata'
 
 /**
- * Cloud metadata services hand out credentials to whoever asks from inside the instance: they
- * are refused even when an operator allows private addresses.
+ * Where a server-side request must not go (SSRF): this host, its networks, and reserved space,
+ * refused unless the operator allows private addresses; and the cloud metadata services, which
+ * hand out credentials to whoever asks from inside the instance, refused even then.
  */
-const METADATA = blockList([
-  ['169.254.169.254', 32, 'ipv4'],
-  ['169.254.170.2', 32, 'ipv4'],
-  ['100.100.100.200', 32, 'ipv4'],
-  ['fd00:ec2::254', 128, 'ipv6'],
-])
+const REFUSED = (
+  [
+    ['169.254.169.254/32', METADATA], // AWS, Google Cloud, Azure and most others
+    ['169.254.170.2/32', METADATA], // AWS ECS task credentials
+    ['100.100.100.200/32', METADATA], // Alibaba Cloud
+    ['192.0.0.192/32', METADATA], // Oracle Cloud
+    ['fd00:ec2::254/128', METADATA], // AWS over IPv6
+    ['127.0.0.0/8', 'loopback'],
+    ['0.0.0.0/8', 'loopback'],
+    ['::1/128', 'loopback'],
+    ['::/128', 'loopback'],
+    ['10.0.0.0/8', 'private'],
+    ['172.16.0.0/12', 'private'],
+    ['192.168.0.0/16', 'private'],
+    ['100.64.0.0/10', 'private'],
+    ['fc00::/7', 'private'],
+    ['fec0::/10', 'private'],
+    ['64:ff9b:1::/48', 'private'], // local-use NAT64 (RFC 8215), not globally reachable
+    ['169.254.0.0/16', 'link-local'],
+    ['fe80::/10', 'link-local'],
+    ['224.0.0.0/4', 'multicast'],
+    ['ff00::/8', 'multicast'],
+    ['192.0.0.0/24', 'reserved'],
+    ['192.0.2.0/24', 'reserved'],
+    ['198.18.0.0/15', 'reserved'],
+    ['198.51.100.0/24', 'reserved'],
+    ['203.0.113.0/24', 'reserved'],
+    ['240.0.0.0/4', 'reserved'],
+    ['100::/64', 'reserved'],
+    ['2001:db8::/32', 'reserved'],
+  ] as const
+).map(([range, kind]) => ({ range: ipaddr.parseCIDR(range), kind }))
 
-/** Where a server-side request must not go by default (SSRF): this host, its networks, and reserved space. */
-const REFUSED: [kind: string, list: BlockList][] = [
-  [
-    'loopback',
-    blockList([
-      ['127.0.0.0', 8, 'ipv4'],
-      ['0.0.0.0', 8, 'ipv4'],
-      ['::1', 128, 'ipv6'],
-      ['::', 128, 'ipv6'],
-    ]),
-  ],
-  [
-    'private',
-    blockList([
-      ['10.0.0.0', 8, 'ipv4'],
-      ['172.16.0.0', 12, 'ipv4'],
-      ['192.168.0.0', 16, 'ipv4'],
-      ['100.64.0.0', 10, 'ipv4'],
-      ['fc00::', 7, 'ipv6'],
-    ]),
-  ],
-  [
-    'link-local',
-    blockList([
-      ['169.254.0.0', 16, 'ipv4'],
-      ['fe80::', 10, 'ipv6'],
-    ]),
-  ],
-  [
-    'reserved',
-    blockList([
-      ['192.0.0.0', 24, 'ipv4'],
-      ['192.0.2.0', 24, 'ipv4'],
-      ['198.18.0.0', 15, 'ipv4'],
-      ['198.51.100.0', 24, 'ipv4'],
-      ['203.0.113.0', 24, 'ipv4'],
-      ['224.0.0.0', 4, 'ipv4'],
-      ['240.0.0.0', 4, 'ipv4'],
-      ['2001:db8::', 32, 'ipv6'],
-      ['ff00::', 8, 'ipv6'],
-    ]),
-  ],
-]
+/** RFC 6052 §2.2: the IPv4 address follows a prefix of this length, skipping bits 64–71. */
+function afterPrefix(bytes: number[], prefixLength: number): number[] {
+  const start = prefixLength / 8
+  return bytes
+    .filter((_, index) => index !== 8)
+    .slice(start > 8 ? start - 1 : start)
+    .slice(0, 4)
+}
 
-/** Why a webhook may not be sent to this IP address, or null when it may. */
-export function refusedAddress(address: string, allowPrivate: boolean): string | null {
-  const family: Family = isIP(address) === 6 ? 'ipv6' : 'ipv4'
-  if (METADATA.check(address, family)) return `${address} is a cloud metadata address`
-  if (allowPrivate) return null
-  for (const [kind, list] of REFUSED) {
-    // BlockList also matches IPv4-mapped IPv6 addresses (::ffff:10.0.0.1) against the IPv4 ranges.
-    if (list.check(address, family)) return `${address} is a ${kind} address`
+/** IPv6 ranges that carry IPv4 addresses, and where: such an address is refused for what it embeds too. */
+const EMBEDDING = (
+  [
+    ['::ffff:0:0/96', 'IPv4-mapped', (b) => [b.slice(12)]],
+    ['::ffff:0:0:0/96', 'IPv4-translated', (b) => [b.slice(12)]],
+    ['::/96', 'IPv4-compatible', (b) => [b.slice(12)]],
+    ['64:ff9b::/96', 'NAT64', (b) => [b.slice(12)]],
+    // A local-use NAT64 prefix may have any RFC 6052 length, so every place the IPv4 address can sit counts.
+    ['64:ff9b:1::/48', 'NAT64', (b) => [48, 56, 64, 96].map((length) => afterPrefix(b, length))],
+    ['2002::/16', '6to4', (b) => [b.slice(2, 6)]],
+    // Teredo: the server, and the client with every bit flipped.
+    ['2001::/32', 'Teredo', (b) => [b.slice(4, 8), b.slice(12).map((byte) => byte ^ 0xff)]],
+  ] as [range: string, form: string, ipv4: (bytes: number[]) => number[][]][]
+).map(([range, form, ipv4]) => ({ range: ipaddr.IPv6.parseCIDR(range), form, ipv4 }))
+
+interface Reading {
+  address: Address
+  /** How an IPv6 address embeds this IPv4 one; null for the address itself. */
+  form: string | null
+}
+
+/** The address itself, then every IPv4 address it embeds. */
+function readings(address: Address): Reading[] {
+  const own = { address, form: null }
+  if (address.kind() !== 'ipv6') return [own]
+  const bytes = address.toByteArray()
+  const embedded = EMBEDDING.filter(({ range }) => address.match(range)).flatMap(({ form, ipv4 }) =>
+    ipv4(bytes).map((octets) => ({ address: new ipaddr.IPv4(octets), form })),
+  )
+  return [own, ...embedded]
+}
+
+function firstRefused(readings: Reading[], ranges: typeof REFUSED) {
+  for (const reading of readings) {
+    const refused = ranges.find(
+      ({ range }) => reading.address.kind() === range[0].kind() && reading.address.match(range),
+    )
+    if (refused) return { ...reading, kind: refused.kind }
   }
   return null
+}
+
+const ALWAYS_REFUSED = REFUSED.filter(({ kind }) => kind === METADATA)
+
+/** Why a webhook may not be sent to this IP address, or null when it may. */
+export function refusedAddress(text: string, allowPrivate: boolean): string | null {
+  const candidates = readings(ipaddr.parse(text))
+  const refused = firstRefused(candidates, ALWAYS_REFUSED) ?? (allowPrivate ? null : firstRefused(candidates, REFUSED))
+  if (!refused) return null
+  const what =
+    refused.form === null
+      ? `${text} is a ${refused.kind} address`
+      : `${text} is the ${refused.form} form of ${refused.address}, a ${refused.kind} address`
+  return refused.kind === METADATA
+    ? what
+    : `${what}; set WEBHOOK_ALLOW_PRIVATE=true to allow private and loopback webhook URLs (cloud metadata addresses stay refused)`
 }
 
 export class RefusedAddressError extends Error {
@@ -87,8 +122,8 @@ function hostOf(url: URL): string {
 }
 
 /**
- * Checks a webhook URL before it is stored: http(s) only, and every address its host resolves
- * to must be public (unless private ones are allowed). Returns why it is refused, or null.
+ * Checks a webhook URL before it is stored: http(s) only, no credentials, and every address its
+ * host resolves to must be public (unless private ones are allowed). Returns why it is refused, or null.
  */
 export async function checkWebhookUrl(text: string, allowPrivate: boolean): Promise<string | null> {
   let url: URL
@@ -98,10 +133,13 @@ export async function checkWebhookUrl(text: string, allowPrivate: boolean): Prom
     return 'is not a valid absolute URL'
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an http:// or https:// URL'
+  if (url.username !== '' || url.password !== '') {
+    return "must not contain credentials (user:pass@): they would be stored and shown in plain text; verify each delivery's Standard Webhooks signature with the endpoint's signing secret instead"
+  }
   const host = hostOf(url)
   if (isIP(host)) {
     const refused = refusedAddress(host, allowPrivate)
-    return refused ? `must not point at ${refused}` : null
+    return refused ? `host is refused: ${refused}` : null
   }
   let addresses: LookupAddress[]
   try {
@@ -111,7 +149,7 @@ export async function checkWebhookUrl(text: string, allowPrivate: boolean): Prom
   }
   for (const { address } of addresses) {
     const refused = refusedAddress(address, allowPrivate)
-    if (refused) return `has a host (${host}) that resolves to ${refused}`
+    if (refused) return `host ${host} resolves to a refused address: ${refused}`
   }
   return null
 }
@@ -128,7 +166,9 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
       const list = addresses as LookupAddress[]
       for (const { address } of list) {
         const refused = refusedAddress(address, allowPrivate)
-        if (refused) return callback(new RefusedAddressError(`${hostname} resolves to ${refused}`), '', 0)
+        if (refused) {
+          return callback(new RefusedAddressError(`${hostname} resolves to a refused address: ${refused}`), '', 0)
+        }
       }
       if (options.all) return callback(null, list)
       const [first] = list

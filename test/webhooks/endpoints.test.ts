@@ -110,6 +110,11 @@ for (const [url, why] of [
   ['http://[fd12:3456::1]/hooks', 'an IPv6 unique-local address'],
   ['http://169.254.10.10/hooks', 'a link-local address'],
   ['http://169.254.169.254/latest/meta-data', 'the cloud metadata address'],
+  ['http://[64:ff9b::a9fe:a9fe]/latest/meta-data', 'the metadata address behind NAT64'],
+  ['http://[2002:a9fe:a9fe::]/latest/meta-data', 'the metadata address behind 6to4'],
+  ['http://[::a9fe:a9fe]/latest/meta-data', 'the metadata address as IPv4-compatible IPv6'],
+  ['http://[::127.0.0.1]/hooks', 'loopback as IPv4-compatible IPv6'],
+  ['http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hooks', 'a Teredo address whose client is loopback'],
   ['ftp://example.com/hooks', 'a scheme other than http(s)'],
   ['not a url', 'something that is not a URL'],
 ] as const) {
@@ -121,6 +126,58 @@ for (const [url, why] of [
     t.same(pointersOf(res.json()), ['/body/url'], 'the problem names the url field')
   })
 }
+
+t.test('a loopback refusal says which setting allows it', async (t) => {
+  const { campaign, auth } = await createCampaign(app)
+  const res = await app.inject({
+    method: 'POST',
+    url: webhooksUrl(campaign.id),
+    headers: auth,
+    payload: { url: 'http://127.0.0.1:8080/hooks' },
+  })
+  t.equal(res.statusCode, 422, 'unprocessable')
+  t.match(res.json().detail, /loopback address; set WEBHOOK_ALLOW_PRIVATE=true/, 'the detail names the setting')
+})
+
+t.test('a public address behind 6to4 or NAT64 is accepted', async (t) => {
+  const { campaign, auth } = await createCampaign(app)
+  for (const url of ['http://[2002:101:101::]/hooks', 'http://[64:ff9b::5db8:d70e]/hooks']) {
+    const res = await app.inject({ method: 'POST', url: webhooksUrl(campaign.id), headers: auth, payload: { url } })
+    t.equal(res.statusCode, 201, `${url} accepted`)
+  }
+})
+
+t.test('a URL with credentials is refused on POST and PATCH, and nothing is stored', async (t) => {
+  const { campaign, auth } = await createCampaign(app)
+  const posted = await app.inject({
+    method: 'POST',
+    url: webhooksUrl(campaign.id),
+    headers: auth,
+    payload: { url: 'https://bot:hunter2@93.184.215.14/hooks' },
+  })
+  t.equal(posted.statusCode, 422, 'POST unprocessable')
+  t.match(posted.headers['content-type'], PROBLEM, 'as problem+json')
+  t.same(pointersOf(posted.json()), ['/body/url'], 'naming the url field')
+  t.match(posted.json().detail, /credentials.*plain text.*signing secret/, 'saying why and what to use instead')
+  t.notOk(posted.body.includes('hunter2'), 'without echoing the password')
+  const list = await app.inject({ url: webhooksUrl(campaign.id), headers: auth })
+  t.same(list.json().data, [], 'no endpoint was stored')
+
+  const created = (
+    await app.inject({ method: 'POST', url: webhooksUrl(campaign.id), headers: auth, payload: { url: PUBLIC_URL } })
+  ).json()
+  const endpointUrl = `${webhooksUrl(campaign.id)}/${created.id}`
+  const patched = await app.inject({
+    method: 'PATCH',
+    url: endpointUrl,
+    headers: auth,
+    payload: { url: 'https://bot:hunter2@93.184.215.14/hooks' },
+  })
+  t.equal(patched.statusCode, 422, 'PATCH unprocessable')
+  t.match(patched.headers['content-type'], PROBLEM, 'as problem+json')
+  t.same(pointersOf(patched.json()), ['/body/url'], 'naming the url field')
+  t.equal((await app.inject({ url: endpointUrl, headers: auth })).json().url, PUBLIC_URL, 'the stored URL is unchanged')
+})
 
 t.test('PATCH to a private URL is refused too', async (t) => {
   const { campaign, auth } = await createCampaign(app)
@@ -147,6 +204,17 @@ t.test('with WEBHOOK_ALLOW_PRIVATE=true loopback is allowed, cloud metadata stil
   const metadata = await create('http://169.254.169.254/latest/meta-data')
   t.equal(metadata.statusCode, 422, 'the metadata address is never a webhook')
   t.match(metadata.json().detail, 'metadata', 'and the problem says why')
+  for (const url of [
+    'http://[64:ff9b::a9fe:a9fe]/latest/meta-data',
+    'http://[2002:a9fe:a9fe::]/latest/meta-data',
+    'http://[::a9fe:a9fe]/latest/meta-data',
+    'http://[2001:0:4136:e378:8000:63bf:5601:5601]/latest/meta-data',
+    'http://192.0.0.192/opc/v2/instance/',
+    'http://[64:ff9b::c000:c0]/opc/v2/instance/',
+    'http://[fd00:ec2::254]/latest/meta-data',
+  ]) {
+    t.equal((await create(url)).statusCode, 422, `${url} refused`)
+  }
 })
 
 t.test('webhooks are the GM’s: a player key gets 403, another campaign’s key 404', async (t) => {

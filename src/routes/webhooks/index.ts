@@ -57,7 +57,7 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
         operationId: 'createWebhook',
         summary: 'Create a webhook endpoint',
         description:
-          'GM only. From now on every event of the campaign that the filters select is POSTed to the URL, signed per [Standard Webhooks](https://www.standardwebhooks.com/), at least once, in event order, retried with backoff. **The signing secret is shown only this once.** URLs on loopback, private or link-local addresses are refused (422) unless the operator allows them.',
+          'GM only. From now on every event of the campaign that the filters select is POSTed to the URL, signed per [Standard Webhooks](https://www.standardwebhooks.com/), at least once, in event order, retried with backoff. **The signing secret is shown only this once.** URLs with credentials, and URLs on loopback, private or link-local addresses (in any IPv6 encoding too) are refused (422), the latter unless the operator allows them.',
         security,
         params: CampaignParams,
         body: ref(CreateWebhookEndpointSchema),
