@@ -61,6 +61,24 @@ t.test('problem details for client mistakes and server failures', async (t) => {
     t.match(res.json(), { status: 400, title: 'Bad Request' })
   })
 
+  t.test('a body that is not JSON is 415, text/plain included', async (t) => {
+    for (const type of ['text/plain', 'application/xml']) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/probe',
+        headers: { 'content-type': type },
+        payload: 'rank=3',
+      })
+      t.equal(res.statusCode, 415, `${type} is 415`)
+      t.match(res.headers['content-type'], PROBLEM, `${type}: as problem+json`)
+      t.match(
+        res.json(),
+        { status: 415, title: 'Unsupported Media Type', detail: `Send the body as application/json, not ${type}.` },
+        `${type}: the problem says what to send instead`,
+      )
+    }
+  })
+
   t.test('a schema violation in the body is 422 and names every field', async (t) => {
     const res = await app.inject({ method: 'POST', url: '/probe', payload: { rank: 11, colour: 'red' } })
     t.equal(res.statusCode, 422)

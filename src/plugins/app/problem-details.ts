@@ -47,6 +47,11 @@ function kebab(code: string): string {
     .replace(/_/g, '-')
 }
 
+function unsupportedMediaType(request: FastifyRequest): string {
+  const sent = request.headers['content-type']
+  return `Send the body as application/json${sent ? `, not ${sent}` : ' (no Content-Type was given)'}.`
+}
+
 export function problemFor(error: FastifyError | RuleError | InvalidFieldError, request: FastifyRequest): Problem {
   const base = { instance: request.url, requestId: String(request.id) }
 
@@ -122,7 +127,7 @@ export function problemFor(error: FastifyError | RuleError | InvalidFieldError, 
     type: error.code?.startsWith('FST_') ? 'about:blank' : `${PROBLEM_TYPE_PREFIX}${kebab(error.code ?? 'error')}`,
     title: STATUS_CODES[status] ?? 'Error',
     status,
-    detail: error.message,
+    detail: error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? unsupportedMediaType(request) : error.message,
     code: error.code ?? 'ERROR',
   }
 }
@@ -134,19 +139,21 @@ export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply
 /** Seconds a client is asked to wait after a 503 that did not say (a database outage). */
 const DATABASE_RETRY_AFTER_SECONDS = 2
 
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
+/** Fastify reads the body of these whenever a Content-Type is sent, whether the route wants one or not. */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 /**
- * Every documented route may also answer 413 (when it takes a body), 429 (unless exempt from
- * rate limiting) and 503 (unless exempt from load shedding): the contract says so once, here,
- * whatever the limits are set to.
+ * Every documented route may also answer 400, 413 and 415 (when its method carries a body: it
+ * may be malformed JSON, too large, or not JSON), 429 (unless exempt from rate limiting) and
+ * 503 (unless exempt from load shedding): the contract says so once, here, whatever the limits
+ * are set to.
  */
 function documentLimits(route: RouteOptions): void {
-  const schema = route.schema as { hide?: boolean; body?: unknown; response?: Record<string, unknown> } | undefined
+  const schema = route.schema as { hide?: boolean; response?: Record<string, unknown> } | undefined
   if (!schema?.response || schema.hide) return
   const methods = Array.isArray(route.method) ? route.method : [route.method]
-  const statuses: (413 | 429 | 503)[] = []
-  if (schema.body && methods.some((method) => BODY_METHODS.has(method))) statuses.push(413)
+  const statuses: (400 | 413 | 415 | 429 | 503)[] = []
+  if (methods.some((method) => BODY_METHODS.has(method))) statuses.push(400, 413, 415)
   if (route.config?.rateLimit !== false) statuses.push(429)
   if (route.config?.loadShedding !== false) statuses.push(503)
   const response: Record<string, unknown> = { ...schema.response }

@@ -39,7 +39,7 @@ const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
             body: ref(body),
             response: {
               200: ref(resolution, { description: 'The outcome, every die rolled, and the sheet after it.' }),
-              400: problem('The body is not valid JSON.'),
+              400: problem('The body is not valid JSON.', ['InvalidJson']),
               409: problem('The sheet has a decision pending that must be settled first.'),
               422: problem('A field is invalid, or the rules do not allow this request on this sheet.'),
             },
