@@ -161,10 +161,46 @@ function documentLimits(route: RouteOptions): void {
   schema.response = response
 }
 
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
+
+/** A route's path as the router matches it: `:name` is one path segment, `*` the rest. */
+function pathPattern(url: string): RegExp {
+  const source = url
+    .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/:[^/]+/g, '[^/]+')
+    .replace(/\*/g, '.*')
+  return new RegExp(`^${source}$`)
+}
+
+/** The methods each registered path answers, so a known path asked with another method is 405, not 404. */
+class RouteMethods {
+  readonly #paths = new Map<string, { pattern: RegExp; methods: Set<string> }>()
+
+  add(route: RouteOptions): void {
+    const known = this.#paths.get(route.url) ?? { pattern: pathPattern(route.url), methods: new Set<string>() }
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
+      known.methods.add(method)
+      if (method === 'GET') known.methods.add('HEAD')
+    }
+    this.#paths.set(route.url, known)
+  }
+
+  /** Every method some route on this path answers, in a stable order; empty for an unknown path. */
+  allowed(path: string): string[] {
+    const methods = new Set<string>()
+    for (const { pattern, methods: answered } of this.#paths.values()) {
+      if (pattern.test(path)) for (const method of answered) methods.add(method)
+    }
+    return METHOD_ORDER.filter((method) => methods.has(method))
+  }
+}
+
 /** One place turns every error, and every unknown route, into problem details. */
 export default fp(
   async function problemDetails(app: FastifyInstance) {
+    const routes = new RouteMethods()
     app.addHook('onRoute', documentLimits)
+    app.addHook('onRoute', (route) => routes.add(route))
 
     app.setErrorHandler(function (error: FastifyError, request, reply) {
       const problem = problemFor(error, request)
@@ -177,11 +213,26 @@ export default fp(
     })
 
     app.setNotFoundHandler(function (request, reply) {
+      const path = request.url.split('?')[0] ?? ''
+      // OPTIONS keeps its 404: answering it is a matter for CORS, not for this handler.
+      const allowed = request.method === 'OPTIONS' ? [] : routes.allowed(path)
+      if (allowed.length > 0 && !allowed.includes(request.method)) {
+        reply.header('allow', allowed.join(', '))
+        return sendProblem(reply, {
+          type: 'about:blank',
+          title: 'Method Not Allowed',
+          status: 405,
+          detail: `${path} answers ${allowed.join(', ')}, not ${request.method}. The API is described at /docs.`,
+          instance: request.url,
+          code: 'METHOD_NOT_ALLOWED',
+          requestId: String(request.id),
+        })
+      }
       return sendProblem(reply, {
         type: 'about:blank',
         title: 'Not Found',
         status: 404,
-        detail: `No route ${request.method} ${request.url.split('?')[0]}. The API is described at /docs.`,
+        detail: `No route ${request.method} ${path}. The API is described at /docs.`,
         instance: request.url,
         code: 'ROUTE_NOT_FOUND',
         requestId: String(request.id),
