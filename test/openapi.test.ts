@@ -1,7 +1,9 @@
 import t from 'tap'
 import SwaggerParser from '@apidevtools/swagger-parser'
+import { randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { OPENAPI_PATH, renderOpenApi } from '../src/openapi.js'
+import { createCampaign } from './helpers/api.js'
 import { buildTestApp } from './helpers/build-app.js'
 
 t.test('the committed openapi/openapi.json is exactly what the server serves (run `npm run openapi`)', async (t) => {
@@ -42,4 +44,50 @@ t.test('component names come from schema $ids, not generated numbers', async (t)
     [],
     'no def-N names',
   )
+})
+
+interface Operation {
+  parameters?: { name: string; in: string }[]
+  responses: Record<string, unknown>
+}
+
+t.test('every operation documents the status it answers a malformed path parameter or a text/plain body', async (t) => {
+  const app = await buildTestApp(t)
+  const { campaign, auth } = await createCampaign(app)
+  const document = (await app.inject({ url: '/docs/json' })).json() as {
+    paths: Record<string, Record<string, Operation>>
+  }
+  // The campaign is real, so a request gets past the key check and reaches the parameter or body at fault.
+  const valid = (name: string) => (name === 'campaignId' ? campaign.id : randomUUID())
+  const urlWith = (path: string, malformed?: string) =>
+    path.replace(/\{(\w+)\}/g, (_, name: string) => (name === malformed ? 'not-an-id' : valid(name)))
+
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const name = `${method.toUpperCase()} ${path}`
+      const documented = Object.keys(operation.responses)
+      const pathParameters = (operation.parameters ?? []).filter((parameter) => parameter.in === 'path')
+      for (const { name: parameter } of pathParameters) {
+        const res = await app.inject({
+          method: method.toUpperCase() as 'GET',
+          url: urlWith(path, parameter),
+          headers: auth,
+        })
+        t.ok(
+          documented.includes(String(res.statusCode)),
+          `${name} with a malformed ${parameter} answers ${res.statusCode}, which it documents (${documented.join(', ')})`,
+        )
+      }
+      if (['post', 'put', 'patch', 'delete'].includes(method)) {
+        const res = await app.inject({
+          method: method.toUpperCase() as 'POST',
+          url: urlWith(path),
+          headers: { ...auth, 'content-type': 'text/plain' },
+          payload: 'hello',
+        })
+        t.equal(res.statusCode, 415, `${name} refuses a text/plain body with 415`)
+        t.ok(documented.includes('415'), `${name} documents 415`)
+      }
+    }
+  }
 })

@@ -101,15 +101,20 @@ export const WebhookEndpointListSchema = Type.Object(
   { $id: 'WebhookEndpointList', additionalProperties: false },
 )
 
+/** A rotation keeps the old secret signing for a day unless asked otherwise, so consumers are not cut off mid-switch. */
+export const DEFAULT_GRACE_PERIOD_SECONDS = 24 * 60 * 60
+
 export const RotateWebhookSecretSchema = Type.Object(
   {
-    gracePeriodSeconds: Type.Integer({
-      minimum: 0,
-      maximum: 7 * 24 * 60 * 60,
-      default: 24 * 60 * 60,
-      description:
-        'How long deliveries stay signed with the old secret too (default 24 h, at most 7 days; 0 ends it at once).',
-    }),
+    gracePeriodSeconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 7 * 24 * 60 * 60,
+        default: DEFAULT_GRACE_PERIOD_SECONDS,
+        description:
+          'How long deliveries stay signed with the old secret too (default 24 h, at most 7 days; 0 ends it at once).',
+      }),
+    ),
   },
   { $id: 'RotateWebhookSecret', additionalProperties: false, examples: [{ gracePeriodSeconds: 3600 }] },
 )

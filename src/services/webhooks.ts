@@ -6,11 +6,12 @@ import type { Store } from '../repositories/index.js'
 import type { DeliveryFilter, WebhookDeliveryRow } from '../repositories/webhooks.js'
 import { findRuleSet } from '../rules/index.js'
 import { pageOf, pageSize } from './pagination.js'
-import type {
-  CreateWebhookEndpoint,
-  ReplayWebhook,
-  RotateWebhookSecret,
-  UpdateWebhookEndpoint,
+import {
+  DEFAULT_GRACE_PERIOD_SECONDS,
+  type CreateWebhookEndpoint,
+  type ReplayWebhook,
+  type RotateWebhookSecret,
+  type UpdateWebhookEndpoint,
 } from '../schemas/webhooks.js'
 import { checkWebhookUrl } from '../webhooks/address-guard.js'
 import { generateSecret } from '../webhooks/signing.js'
@@ -156,7 +157,7 @@ export async function rotateSecret(
 ) {
   const endpoint = await endpointOf(context, principal, webhookId)
   const secret = generateSecret()
-  const grace = body.gracePeriodSeconds * 1000
+  const grace = (body.gracePeriodSeconds ?? DEFAULT_GRACE_PERIOD_SECONDS) * 1000
   const updated = await context.store.webhooks.updateEndpoint(webhookId, {
     secret,
     previousSecret: grace > 0 ? endpoint.secret : null,

@@ -21,6 +21,44 @@ t.test('an unknown route answers 404 problem+json', async (t) => {
   t.equal(body.requestId, res.headers['x-request-id'], 'the problem carries the request id the response header shows')
 })
 
+t.test('a known path asked with a method it does not answer is 405 naming the methods it does', async (t) => {
+  const app = await buildTestApp(t)
+  const campaign = '/v1/campaigns/0193b5c2-6f10-7c2e-8a4b-5d9e3f1c2b80'
+  const cases = [
+    { method: 'PUT', url: '/v1/campaigns', allow: 'POST' },
+    { method: 'TRACE', url: '/v1/campaigns', allow: 'POST' },
+    { method: 'PUT', url: `${campaign}?x=1`, allow: 'GET, HEAD, PATCH, DELETE' },
+    { method: 'PATCH', url: '/v1/rulesets', allow: 'GET, HEAD' },
+    { method: 'PATCH', url: '/v1/resolve/shock-meters/stress-check', allow: 'POST' },
+  ] as const
+  for (const { method, url, allow } of cases) {
+    const res = await app.inject({ method, url })
+    t.equal(res.statusCode, 405, `${method} ${url} is 405 (got ${res.statusCode}: ${res.body.slice(0, 200)})`)
+    t.equal(res.headers.allow, allow, `${method} ${url}: Allow lists what the path answers, HEAD with GET`)
+    t.match(res.headers['content-type'], PROBLEM, `${method} ${url}: as problem+json`)
+    t.match(
+      res.json(),
+      { type: 'about:blank', title: 'Method Not Allowed', status: 405, code: 'METHOD_NOT_ALLOWED', instance: url },
+      `${method} ${url}: the problem says so`,
+    )
+  }
+})
+
+t.test('an unknown path stays 404 whatever the method, and OPTIONS keeps its 404', async (t) => {
+  const app = await buildTestApp(t)
+  for (const { method, url } of [
+    { method: 'PUT', url: '/v1/nothing-here' },
+    { method: 'TRACE', url: '/v1/campaigns/' },
+    { method: 'GET', url: '/v1/campaigns/a/b/c/d' },
+    { method: 'OPTIONS', url: '/v1/campaigns' },
+  ] as const) {
+    const res = await app.inject({ method, url })
+    t.equal(res.statusCode, 404, `${method} ${url} is 404`)
+    t.equal(res.headers.allow, undefined, `${method} ${url} has no Allow header`)
+    t.match(res.json(), { code: 'ROUTE_NOT_FOUND' }, `${method} ${url}: the problem says no route`)
+  }
+})
+
 t.test('problem details for client mistakes and server failures', async (t) => {
   const app = await buildTestApp(t, {}, {}, (app) => {
     app.post(
@@ -59,6 +97,24 @@ t.test('problem details for client mistakes and server failures', async (t) => {
     t.equal(res.statusCode, 400)
     t.match(res.headers['content-type'], PROBLEM)
     t.match(res.json(), { status: 400, title: 'Bad Request' })
+  })
+
+  t.test('a body that is not JSON is 415, text/plain included', async (t) => {
+    for (const type of ['text/plain', 'application/xml']) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/probe',
+        headers: { 'content-type': type },
+        payload: 'rank=3',
+      })
+      t.equal(res.statusCode, 415, `${type} is 415`)
+      t.match(res.headers['content-type'], PROBLEM, `${type}: as problem+json`)
+      t.match(
+        res.json(),
+        { status: 415, title: 'Unsupported Media Type', detail: `Send the body as application/json, not ${type}.` },
+        `${type}: the problem says what to send instead`,
+      )
+    }
   })
 
   t.test('a schema violation in the body is 422 and names every field', async (t) => {

@@ -117,6 +117,21 @@ t.test('with ADMIN_TOKEN set, creating a campaign needs that token', async (t) =
   t.match(right.json().gmKey.key, /^nrv_gm_/, 'and a GM key comes with it')
 })
 
+t.test('the document says POST /v1/campaigns needs a bearer token only when ADMIN_TOKEN is set', async (t) => {
+  const document = (await app.inject({ url: '/docs/json' })).json()
+  const operation = document.paths['/v1/campaigns'].post
+  t.same(operation.security, [{}, { bearerAuth: [] }], 'security is optional: nothing, or the bearer token')
+  t.match(operation.description, /ADMIN_TOKEN/, 'the description names the setting that makes it needed')
+  t.ok(operation.responses['401'], 'and the 401 it then answers is documented')
+
+  const open = await app.inject({
+    method: 'POST',
+    url: '/v1/campaigns',
+    payload: { name: 'Open', ruleset: 'reaction-rolls' },
+  })
+  t.equal(open.statusCode, 201, 'without ADMIN_TOKEN no credentials are needed')
+})
+
 t.test('GET /v1/campaigns/{id} answers the GM key and 401 without a valid key', async (t) => {
   const { campaign, auth } = await createCampaign(app)
   const res = await app.inject({ url: `/v1/campaigns/${campaign.id}`, headers: auth })

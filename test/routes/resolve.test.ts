@@ -36,7 +36,7 @@ t.test('every documented /v1/resolve example answers 200 with an outcome and a s
   const routes = Object.keys(document.paths).filter((path) => path.startsWith('/v1/resolve/'))
   t.ok(routes.length >= 18, `the document lists every resolve route (${routes.length})`)
   for (const path of routes) {
-    t.test(`POST ${path} with its documented example answers 200`, async (t) => {
+    t.test(`POST ${path} with its documented example answers 200 as JSON`, async (t) => {
       const ref = document.paths[path]?.post?.requestBody?.content['application/json']?.schema.$ref
       t.ok(ref, 'the body is a named component')
       const name = ref!.replace('#/components/schemas/', '')
@@ -44,6 +44,7 @@ t.test('every documented /v1/resolve example answers 200 with an outcome and a s
       t.ok(example, `${name} has an example`)
       const res = await post(path, example)
       t.equal(res.statusCode, 200, `200 OK (got ${res.statusCode}: ${res.body.slice(0, 300)})`)
+      t.equal(res.headers['content-type'], 'application/json; charset=utf-8', 'the answer says it is JSON')
       const body = res.json()
       t.type(body.outcome, 'object', 'an outcome')
       t.type(body.summary, 'string', 'a summary')

@@ -236,3 +236,48 @@ t.test('webhooks are the GM’s: a player key gets 403, another campaign’s key
   const crossed = await app.inject({ url: `${webhooksUrl(other.campaign.id)}/${created.id}`, headers: other.auth })
   t.equal(crossed.statusCode, 404, 'nor through their own campaign')
 })
+
+t.test('rotate-secret with {} keeps the old secret signing for the documented default of 24 hours', async (t) => {
+  const { campaign, auth } = await createCampaign(app)
+  const created = (
+    await app.inject({ method: 'POST', url: webhooksUrl(campaign.id), headers: auth, payload: { url: PUBLIC_URL } })
+  ).json()
+  const day = 24 * 60 * 60 * 1000
+  const before = Date.now()
+  const res = await app.inject({
+    method: 'POST',
+    url: `${webhooksUrl(campaign.id)}/${created.id}/rotate-secret`,
+    headers: auth,
+    payload: {},
+  })
+  const after = Date.now()
+  t.equal(res.statusCode, 200, `rotated (got ${res.statusCode}: ${res.body.slice(0, 300)})`)
+  const rotated = res.json()
+  t.not(rotated.secret, created.secret, 'a new secret')
+  const expires = Date.parse(rotated.previousSecretExpiresAt)
+  t.ok(
+    expires >= before + day && expires <= after + day,
+    `the old secret ends 24 h from now (${rotated.previousSecretExpiresAt})`,
+  )
+
+  const document = (await app.inject({ url: '/docs/json' })).json()
+  const schema = document.components.schemas.RotateWebhookSecret
+  t.notOk(schema.required?.includes('gracePeriodSeconds'), 'the document does not call gracePeriodSeconds required')
+  t.equal(schema.properties.gracePeriodSeconds.default, 24 * 60 * 60, 'and documents its default, 24 h in seconds')
+})
+
+t.test('rotate-secret refuses a grace period beyond 7 days with 422 naming the field', async (t) => {
+  const { campaign, auth } = await createCampaign(app)
+  const created = (
+    await app.inject({ method: 'POST', url: webhooksUrl(campaign.id), headers: auth, payload: { url: PUBLIC_URL } })
+  ).json()
+  const res = await app.inject({
+    method: 'POST',
+    url: `${webhooksUrl(campaign.id)}/${created.id}/rotate-secret`,
+    headers: auth,
+    payload: { gracePeriodSeconds: 7 * 24 * 60 * 60 + 1 },
+  })
+  t.equal(res.statusCode, 422, 'unprocessable')
+  t.match(res.headers['content-type'], PROBLEM, 'as problem+json')
+  t.same(pointersOf(res.json()), ['/body/gracePeriodSeconds'], 'naming the field')
+})

@@ -30,14 +30,16 @@ function unstorable(root: unknown): string | undefined {
 }
 
 /**
- * JSON bodies as Fastify parses them by default (prototype poisoning refused), plus one rule:
+ * JSON bodies only, as Fastify parses them by default (prototype poisoning refused), plus one rule:
  * no string may hold a character the database cannot store, so such a body is a 400 at the
  * door rather than a 500 from deep inside a transaction.
  */
 export default fp(
   async function jsonBody(app: FastifyInstance) {
     const parseJson = app.getDefaultJsonParser('error', 'error')
-    app.removeContentTypeParser('application/json')
+    // JSON is the only body Nerve reads: text/plain, which Fastify parses by default, is 415
+    // like any other type, not a string that the route's schema then refuses.
+    app.removeContentTypeParser(['application/json', 'text/plain'])
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
       parseJson(request, body as string, (error, parsed) => {
         if (error) return done(error, undefined)

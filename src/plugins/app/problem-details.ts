@@ -47,6 +47,11 @@ function kebab(code: string): string {
     .replace(/_/g, '-')
 }
 
+function unsupportedMediaType(request: FastifyRequest): string {
+  const sent = request.headers['content-type']
+  return `Send the body as application/json${sent ? `, not ${sent}` : ' (no Content-Type was given)'}.`
+}
+
 export function problemFor(error: FastifyError | RuleError | InvalidFieldError, request: FastifyRequest): Problem {
   const base = { instance: request.url, requestId: String(request.id) }
 
@@ -122,7 +127,7 @@ export function problemFor(error: FastifyError | RuleError | InvalidFieldError, 
     type: error.code?.startsWith('FST_') ? 'about:blank' : `${PROBLEM_TYPE_PREFIX}${kebab(error.code ?? 'error')}`,
     title: STATUS_CODES[status] ?? 'Error',
     status,
-    detail: error.message,
+    detail: error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? unsupportedMediaType(request) : error.message,
     code: error.code ?? 'ERROR',
   }
 }
@@ -134,19 +139,21 @@ export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply
 /** Seconds a client is asked to wait after a 503 that did not say (a database outage). */
 const DATABASE_RETRY_AFTER_SECONDS = 2
 
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
+/** Fastify reads the body of these whenever a Content-Type is sent, whether the route wants one or not. */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 /**
- * Every documented route may also answer 413 (when it takes a body), 429 (unless exempt from
- * rate limiting) and 503 (unless exempt from load shedding): the contract says so once, here,
- * whatever the limits are set to.
+ * Every documented route may also answer 400, 413 and 415 (when its method carries a body: it
+ * may be malformed JSON, too large, or not JSON), 429 (unless exempt from rate limiting) and
+ * 503 (unless exempt from load shedding): the contract says so once, here, whatever the limits
+ * are set to.
  */
 function documentLimits(route: RouteOptions): void {
-  const schema = route.schema as { hide?: boolean; body?: unknown; response?: Record<string, unknown> } | undefined
+  const schema = route.schema as { hide?: boolean; response?: Record<string, unknown> } | undefined
   if (!schema?.response || schema.hide) return
   const methods = Array.isArray(route.method) ? route.method : [route.method]
-  const statuses: (413 | 429 | 503)[] = []
-  if (schema.body && methods.some((method) => BODY_METHODS.has(method))) statuses.push(413)
+  const statuses: (400 | 413 | 415 | 429 | 503)[] = []
+  if (methods.some((method) => BODY_METHODS.has(method))) statuses.push(400, 413, 415)
   if (route.config?.rateLimit !== false) statuses.push(429)
   if (route.config?.loadShedding !== false) statuses.push(503)
   const response: Record<string, unknown> = { ...schema.response }
@@ -154,10 +161,46 @@ function documentLimits(route: RouteOptions): void {
   schema.response = response
 }
 
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
+
+/** A route's path as the router matches it: `:name` is one path segment, `*` the rest. */
+function pathPattern(url: string): RegExp {
+  const source = url
+    .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/:[^/]+/g, '[^/]+')
+    .replace(/\*/g, '.*')
+  return new RegExp(`^${source}$`)
+}
+
+/** The methods each registered path answers, so a known path asked with another method is 405, not 404. */
+class RouteMethods {
+  readonly #paths = new Map<string, { pattern: RegExp; methods: Set<string> }>()
+
+  add(route: RouteOptions): void {
+    const known = this.#paths.get(route.url) ?? { pattern: pathPattern(route.url), methods: new Set<string>() }
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
+      known.methods.add(method)
+      if (method === 'GET') known.methods.add('HEAD')
+    }
+    this.#paths.set(route.url, known)
+  }
+
+  /** Every method some route on this path answers, in a stable order; empty for an unknown path. */
+  allowed(path: string): string[] {
+    const methods = new Set<string>()
+    for (const { pattern, methods: answered } of this.#paths.values()) {
+      if (pattern.test(path)) for (const method of answered) methods.add(method)
+    }
+    return METHOD_ORDER.filter((method) => methods.has(method))
+  }
+}
+
 /** One place turns every error, and every unknown route, into problem details. */
 export default fp(
   async function problemDetails(app: FastifyInstance) {
+    const routes = new RouteMethods()
     app.addHook('onRoute', documentLimits)
+    app.addHook('onRoute', (route) => routes.add(route))
 
     app.setErrorHandler(function (error: FastifyError, request, reply) {
       const problem = problemFor(error, request)
@@ -170,11 +213,26 @@ export default fp(
     })
 
     app.setNotFoundHandler(function (request, reply) {
+      const path = request.url.split('?')[0] ?? ''
+      // OPTIONS keeps its 404: answering it is a matter for CORS, not for this handler.
+      const allowed = request.method === 'OPTIONS' ? [] : routes.allowed(path)
+      if (allowed.length > 0 && !allowed.includes(request.method)) {
+        reply.header('allow', allowed.join(', '))
+        return sendProblem(reply, {
+          type: 'about:blank',
+          title: 'Method Not Allowed',
+          status: 405,
+          detail: `${path} answers ${allowed.join(', ')}, not ${request.method}. The API is described at /docs.`,
+          instance: request.url,
+          code: 'METHOD_NOT_ALLOWED',
+          requestId: String(request.id),
+        })
+      }
       return sendProblem(reply, {
         type: 'about:blank',
         title: 'Not Found',
         status: 404,
-        detail: `No route ${request.method} ${request.url.split('?')[0]}. The API is described at /docs.`,
+        detail: `No route ${request.method} ${path}. The API is described at /docs.`,
         instance: request.url,
         code: 'ROUTE_NOT_FOUND',
         requestId: String(request.id),

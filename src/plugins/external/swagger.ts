@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import packageJson from '../../../package.json' with { type: 'json' }
+import { PROBLEM_EXAMPLES } from '../../schemas/ref.js'
 
 export const TAGS = [
   { name: 'Campaigns', description: 'Start here: create a campaign, then use its GM key with "Authorize".' },
@@ -84,6 +85,7 @@ export default fp(
         },
         tags: TAGS,
         components: {
+          examples: PROBLEM_EXAMPLES,
           securitySchemes: {
             bearerAuth: {
               type: 'http',

@@ -23,6 +23,8 @@ import {
 } from '../../services/campaigns.js'
 
 const security = [{ bearerAuth: [] }]
+/** No credentials, or the admin token: which one depends on whether the operator set `ADMIN_TOKEN`. */
+const adminSecurity: Record<string, string[]>[] = [{}, { bearerAuth: [] }]
 
 const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const context = { store: app.store, feed: app.eventFeed }
@@ -35,8 +37,8 @@ const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'createCampaign',
         summary: 'Create a campaign',
         description:
-          'Creates a campaign of one rule set and returns it with its GM key. **The key is shown only this once**: copy it, then use "Authorize" with it. When the server has an `ADMIN_TOKEN`, send it as the bearer token here.',
-        security,
+          'Creates a campaign of one rule set and returns it with its GM key. **The key is shown only this once**: copy it, then use "Authorize" with it. No credentials are needed unless the operator set `ADMIN_TOKEN`; then send that admin token as the bearer token here (not a campaign key), or get 401.',
+        security: adminSecurity,
         body: ref(CreateCampaignSchema),
         response: {
           201: ref(CreatedCampaignSchema, { description: 'The campaign and its GM key (shown once).' }),

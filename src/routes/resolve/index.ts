@@ -4,6 +4,8 @@ import { resolveAction, resolveNormalized } from '../../rules/rule-set.js'
 import { problem, ref } from '../../schemas/ref.js'
 import { pascalCase, resolutionCheck, resolutionSchema, resolveBodySchema } from '../../schemas/resolution.js'
 
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
+
 /** One route per rule-set action, so each has its own exact schema and example in the OpenAPI document. */
 const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
   for (const ruleSet of RULE_SETS) {
@@ -37,7 +39,7 @@ const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
             body: ref(body),
             response: {
               200: ref(resolution, { description: 'The outcome, every die rolled, and the sheet after it.' }),
-              400: problem('The body is not valid JSON.'),
+              400: problem('The body is not valid JSON.', ['InvalidJson']),
               409: problem('The sheet has a decision pending that must be settled first.'),
               422: problem('A field is invalid, or the rules do not allow this request on this sheet.'),
             },
@@ -55,9 +57,10 @@ const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
                   request: asked,
                   dice,
                 })
-          // Checked against the response schema, so it is sent exactly as it is.
+          // Checked against the response schema, so it is sent exactly as it is. A custom
+          // serializer leaves the content type unset (Fastify cannot know what it produces).
           if (!fits(resolved)) throw new Error(`the ${action.name} resolution does not fit its response schema`)
-          return reply.serializer(JSON.stringify).send(resolved)
+          return reply.type(JSON_CONTENT_TYPE).serializer(JSON.stringify).send(resolved)
         },
       )
     }

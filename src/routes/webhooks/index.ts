@@ -152,7 +152,7 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
         operationId: 'rotateWebhookSecret',
         summary: 'Rotate the signing secret',
         description:
-          'GM only. Issues a new secret (**shown only this once**). For the grace period every delivery carries two signatures — one per secret, space-separated in `webhook-signature` — so consumers verify with either while they switch.',
+          'GM only. Issues a new secret (**shown only this once**). For the grace period every delivery carries two signatures — one per secret, space-separated in `webhook-signature` — so consumers verify with either while they switch. Send `{}` for the default grace period of 24 hours.',
         security,
         params: WebhookParams,
         body: ref(RotateWebhookSecretSchema),
