@@ -1,4 +1,5 @@
 import { RuleError } from '../errors.js'
+import { didYouMean } from '../names.js'
 import type { Resolution } from '../rule-set.js'
 import {
   EndCycleRequestSchema,
@@ -6,13 +7,15 @@ import {
   EndSceneRequestSchema,
   RestRequestSchema,
   SocialiseRitualRequestSchema,
+  type AnxietyId,
   type ConditionDuration,
   type ConditionEntry,
   type LastingTraumaEntry,
+  type TraumaRowId,
   type TraumaTableSheet,
 } from './schemas.js'
 import { derive } from './sheet.js'
-import { rowById } from './table.js'
+import { closestRows, findRow, rowById } from './table.js'
 import { parseWith } from '../parse.js'
 
 type Result = Resolution<TraumaTableSheet>
@@ -155,21 +158,47 @@ export function endCycle(sheet: TraumaTableSheet, input: unknown): Result {
   }
 }
 
+const ANXIETIES: readonly AnxietyId[] = ['performance-anxiety', 'social-anxiety', 'spacers-anxiety']
+const isAnxiety = (id: TraumaRowId): id is AnxietyId => (ANXIETIES as readonly string[]).includes(id)
+
+/** The anxiety a request names by id, name or alias. */
+function anxietyNamed(name: string): AnxietyId {
+  const found = findRow(name)
+  if (found === undefined) {
+    throw new RuleError(
+      'UNKNOWN_TRAUMA',
+      `request/trauma "${name}" is not a row of the trauma table${didYouMean(closestRows(name))}`,
+      'invalid',
+      '/request/trauma',
+    )
+  }
+  if (!isAnxiety(found.id)) {
+    throw new RuleError(
+      'REQUEST_INVALID',
+      `request/trauma ${found.name} is not an anxiety: a socialise ritual eases only ${ANXIETIES.join(', ')}`,
+      'invalid',
+      '/request/trauma',
+    )
+  }
+  return found.id
+}
+
 export function socialiseRitual(sheet: TraumaTableSheet, input: unknown): Result {
   const request = parseWith(SocialiseRitualRequestSchema, input, '/request', 'REQUEST_INVALID')
-  const held = sheet.lastingTraumas.find((trauma) => trauma.id === request.trauma)
-  const name = rowById(request.trauma).name
+  const trauma = anxietyNamed(request.trauma)
+  const held = sheet.lastingTraumas.find((lasting) => lasting.id === trauma)
+  const name = rowById(trauma).name
   if (held === undefined) {
     return {
       sheet: derive(sheet),
-      outcome: { trauma: request.trauma, amount: request.amount, change: null },
+      outcome: { trauma, amount: request.amount, change: null },
       summary: `Socialise ritual: no ${name} to ease`,
     }
   }
   const change = severityChange(held, request.amount)
   return {
     sheet: derive({ ...sheet, lastingTraumas: applyChanges(sheet.lastingTraumas, [change]) }),
-    outcome: { trauma: request.trauma, amount: request.amount, change },
+    outcome: { trauma, amount: request.amount, change },
     summary: `Socialise ritual: ${name} severity ${change.before} → ${change.after}${change.removed ? ', gone' : ''}`,
   }
 }

@@ -223,6 +223,10 @@ export const TraumaRowSchema = Type.Object(
   {
     id: TraumaRowIdSchema,
     name: Type.String({ description: 'The name as printed in the rules text.' }),
+    aliases: Type.Array(Type.String(), {
+      description:
+        'Other spellings accepted where a row is named, beside the id and the name (e.g. "Heart Palpitations"). Case, spaces and hyphens do not matter.',
+    }),
     min: Type.Union([Type.Integer(), Type.Null()], { description: 'Lowest total of the band; null when open.' }),
     max: Type.Union([Type.Integer(), Type.Null()], { description: 'Highest total of the band; null when open.' }),
     countsAsTrauma: Type.Boolean({ description: 'False only for Unharmed, which is as if no trauma happened.' }),
@@ -508,7 +512,12 @@ export type RestRequest = Static<typeof RestRequestSchema>
 
 export const SocialiseRitualRequestSchema = Type.Object(
   {
-    trauma: AnxietyIdSchema,
+    trauma: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        'The anxiety to ease: `performance-anxiety`, `social-anxiety` or `spacers-anxiety`, or its name as the table prints it ("Social Anxiety") or an alias; case, spaces and hyphens do not matter. The outcome records the id.',
+    }),
     amount: Type.Integer({ minimum: 1, maximum: 1000, description: 'Severity removed.' }),
   },
   {

@@ -1,6 +1,7 @@
 import t from 'tap'
 import type { TraumaTableSheet } from '../../../src/rules/trauma-table/schemas.js'
-import { run, sheetOf } from './helpers.js'
+import { findRow, rowById } from '../../../src/rules/trauma-table/table.js'
+import { failure, run, sheetOf } from './helpers.js'
 
 const busy: Partial<TraumaTableSheet> = {
   conditions: [
@@ -276,6 +277,39 @@ t.test('socialise-ritual: an anxiety "requires ... a Periodic Socialise Ritual t
     () => run('socialise-ritual', busy, { trauma: 'over-stimulated', amount: 10 }),
     { code: 'REQUEST_INVALID' },
     'only anxieties',
+  )
+})
+
+t.test("socialise-ritual takes the anxiety by the table's name, whatever the case, and records its id", async (t) => {
+  for (const typed of ['Social Anxiety', 'social anxiety', 'SOCIAL-ANXIETY']) {
+    const result = run('socialise-ritual', busy, { trauma: typed, amount: 30 })
+    t.match(result.outcome, { trauma: 'social-anxiety', change: { before: 80, after: 50 } }, `"${typed}"`)
+  }
+  t.match(
+    run('socialise-ritual', busy, { trauma: 'Spacer’s Anxiety', amount: 10 }).outcome,
+    { trauma: 'spacers-anxiety' },
+    'a common spelling of "Spacers Anxiety"',
+  )
+  const misspelt = failure('socialise-ritual', busy, { trauma: 'Socal Anxiety', amount: 10 })
+  t.match(
+    misspelt,
+    {
+      code: 'UNKNOWN_TRAUMA',
+      pointer: '/request/trauma',
+      message: /did you mean social-anxiety\?/,
+    },
+    'an unknown name is answered with the closest rows',
+  )
+})
+
+t.test('"Heart Palpatations" is the table\'s spelling; "Heart Palpitations" names the same row', async (t) => {
+  t.equal(findRow('Heart Palpitations')?.id, 'heart-palpatations', 'the usual spelling')
+  t.equal(findRow('heart palpatations')?.id, 'heart-palpatations', "the table's, in any case")
+  t.ok(rowById('heart-palpatations').aliases.includes('Heart Palpitations'), 'published with the row')
+  t.match(
+    failure('socialise-ritual', busy, { trauma: 'Heart Palpitations', amount: 10 }),
+    { code: 'REQUEST_INVALID', message: /Heart Palpatations is not an anxiety/ },
+    'where only anxieties are accepted, the row is named and refused for what it is',
   )
 })
 
