@@ -216,21 +216,56 @@ t.test('trauma-table: traumas accepted and answered, then the scene, the rest an
   t.equal(outcomeOf(fazed).trauma.id, 'fazed', 'the earlier trauma upgraded it to Fazed')
   t.same(fazed.character.sheet.encounterTraumas, ['hazed'], 'an answered trauma does not count')
 
+  // 42 is Distracted, one row up for Hazed this encounter: Migraine, whose D8 shows 5.
+  const migraine = record(await step(player, 'trauma-roll', { request: { response: 'accept' }, dice: provided(42, 5) }))
+  t.equal(migraine.character.sheet.healthLost, 5, 'Migraine takes 5 health')
+
   record(await step(gm, 'end-scene', { request: {} }))
-  record(await step(gm, 'rest', { request: { recovery: 10 } }))
-  const rested = results.at(-1)!.character
+  const rested = record(await step(gm, 'rest', { request: { health: 6, severity: 10 } }))
+  t.match(
+    outcomeOf(rested),
+    { requested: { health: 6, severity: 10 }, recovered: { health: 6 }, healthLost: { before: 5, after: 0 } },
+    'the rest heals the health the GM grants, down to none lost',
+  )
+  t.equal(rested.character.sheet.healthLost, 0, 'the sheet shows no health lost')
   t.notOk(
-    rested.sheet.conditions.some((condition: { duration: string }) => condition.duration === 'next-rest'),
+    rested.character.sheet.conditions.some((condition: { duration: string }) => condition.duration === 'next-rest'),
     'no “until the next rest” condition survives the rest',
   )
+  // 28 is Fragility, two rows up for Hazed and Migraine: Agreeable, Will saves at a disadvantage for the scene.
+  const agreeable = record(await step(player, 'trauma-roll', { request: { response: 'accept' }, dice: provided(28) }))
+  t.match(agreeable.character.sheet.saveDisadvantages, [{ save: 'will' }], 'Will saves at a disadvantage')
   const ended = record(await step(gm, 'end-encounter', { request: {} }))
   t.same(ended.character.sheet.encounterTraumas, [], 'the end of the encounter clears its traumas')
+  t.same(ended.character.sheet.saveDisadvantages, [], 'and ends its scene: the Will disadvantage ends too')
+  t.match(outcomeOf(ended), { saveDisadvantagesEnded: [{ save: 'will' }] }, 'the outcome says so')
   const cycle = record(await step(gm, 'end-cycle', { request: {} }))
   const undo = record(created(await revert(app, gm, table.ids, cycle.event.id), 'the revert'))
   t.same(undo.character.sheet, ended.character.sheet, 'the revert restores the sheet before the end of the cycle')
 
   await closeTheBooks(t, table, results)
 })
+
+t.test(
+  'shock-meters: the GM names a trigger as the rulebook does, and a misspelt one is answered with the closest',
+  async (t) => {
+    const { table, step } = await sitDown('shock-meters', {})
+    const burned = await step(table.player, 'stress-check', {
+      request: { meter: 'violence', rank: 4, trigger: 'Conflagration', response: 'panic' },
+      dice: provided(90),
+    })
+    t.equal(outcomeOf(burned).trigger, 'set-on-fire', 'the event records the catalog id')
+    t.equal(burned.character.sheet.lastCheck.trigger, 'set-on-fire', 'and so does the sheet')
+    const misspelt = await act(app, table.player, table.ids, 'stress-check', {
+      request: { meter: 'violence', rank: 4, trigger: 'conflagaration' },
+    })
+    t.equal(misspelt.statusCode, 422, '422')
+    const problem = misspelt.json() as Problem
+    t.equal(problem.code, 'UNKNOWN_TRIGGER', 'an unknown trigger')
+    t.match(problem.detail, 'did you mean set-on-fire ("Conflagration")?', 'with the closest name')
+    await closeTheBooks(t, table, [burned])
+  },
+)
 
 t.test('reaction-rolls: rolls, a retrieval, a GM-only roll and a GM edit', async (t) => {
   const { table, step } = await sitDown('reaction-rolls', {}, { emotionTopStage: 3 })

@@ -91,6 +91,21 @@ t.test('GET /v1/rulesets/shock-meters publishes the stress-check trigger catalog
   for (const trigger of triggers) t.ok(trigger.id && trigger.meters, `${trigger.id} has an id and meters`)
 })
 
+t.test('GET /v1/rulesets publishes the names a GM may type: trigger and row aliases', async (t) => {
+  const shock = (await app.inject({ url: '/v1/rulesets/shock-meters' })).json()
+  t.match(
+    (shock.tables.triggers as { id: string }[]).find((trigger) => trigger.id === 'set-on-fire'),
+    { aliases: ['Conflagration', 'On fire'] },
+    'set-on-fire is also the rulebook’s "Conflagration"',
+  )
+  const trauma = (await app.inject({ url: '/v1/rulesets/trauma-table' })).json()
+  t.match(
+    (trauma.tables.rows as { id: string }[]).find((row) => row.id === 'heart-palpatations'),
+    { name: 'Heart Palpatations', aliases: ['Heart Palpitations'] },
+    'the table’s spelling, and the usual one',
+  )
+})
+
 t.test('GET /v1/rulesets/reaction-rolls publishes the pressures 4, 6 and 8', async (t) => {
   const { tables } = (await app.inject({ url: '/v1/rulesets/reaction-rolls' })).json()
   t.same(

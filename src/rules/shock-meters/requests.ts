@@ -15,7 +15,7 @@ export const StressCheckRequestSchema = Type.Object(
     trigger: Type.Optional(
       NameSchema({
         description:
-          'Trigger id from the catalog (GET /v1/rulesets/shock-meters, tables.triggers); meter and rank must then fit it.',
+          'Trigger from the catalog (GET /v1/rulesets/shock-meters, tables.triggers), by id or by one of its aliases such as the rulebook’s name ("Conflagration" for `set-on-fire`); the outcome records the id. Meter and rank must then fit it.',
       }),
     ),
     identity: Type.Optional(

@@ -153,7 +153,8 @@ export interface CheckResolution {
 
 /** Avoidance first (hardened, then stressed, then broken), and only then the defence roll. */
 export function runStressCheck(sheet: ShockMetersSheet, input: CheckInput, dice: Dice): CheckResolution {
-  if (input.trigger !== null) requireTriggerFits(input.trigger, input.meter, input.rank)
+  // An alias is recorded as the id it names.
+  const trigger = input.trigger === null ? null : requireTriggerFits(input.trigger, input.meter, input.rank).id
   if (input.passion !== null && sheet.passions[input.passion] === null) {
     throw new RuleError(
       'UNKNOWN_PASSION',
@@ -169,7 +170,7 @@ export function runStressCheck(sheet: ShockMetersSheet, input: CheckInput, dice:
     number,
     meter: input.meter,
     rank: input.rank,
-    trigger: input.trigger,
+    trigger,
     cause: input.cause,
     passion: input.passion,
     response: input.response,

@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { RuleError } from '../errors.js'
+import { didYouMean, nameIndex } from '../names.js'
 import { Meters, type Meter } from './constants.js'
 import { MeterNameSchema } from './sheet-schema.js'
 
@@ -22,6 +23,10 @@ export const RankRuleSchema = Type.Union(
 export const StressTriggerSchema = Type.Object(
   {
     id: Type.String({ description: 'Stable kebab-case id to name in a stress-check request.' }),
+    aliases: Type.Array(Type.String(), {
+      description:
+        'Other names a stress-check request may give instead of the id: the rulebook’s own names and common wordings. Case, spaces and hyphens do not matter, for the id either.',
+    }),
     category: Type.Union([Type.Literal('mundane'), Type.Literal('unnatural')]),
     group: Type.String({
       description: 'Which family of triggers it belongs to, e.g. `combat`, `avatar-collector`, `magick`.',
@@ -66,6 +71,35 @@ type Book = NonNullable<StressTrigger['source']>['book']
 
 const ALL = [...Meters]
 
+/** The rulebook's names for triggers, and wordings a GM is likely to type, by trigger id. */
+const ALIASES: Readonly<Record<string, readonly string[]>> = {
+  'fear-passion': ['Fear'],
+  'relationship-at-zero': ['Relationships', 'Relationship'],
+  'shot-at-random': ['Get shot at random'],
+  'kill-in-fight': ['Kill someone in a fight'],
+  'defy-suppressive-fire': ['Suppressive fire'],
+  'execute-point-blank': ['Execution', 'Executing someone at point blank range'],
+  'witness-execution': ['Watching an execution'],
+  'golden-hour-matched-failure': ['Medicine', 'Golden hour'],
+  'therapist-fumble': ['Therapy'],
+  'obsession-destroyed': ['Philia destroyed'],
+  'set-on-fire': ['Conflagration', 'On fire'],
+  'caught-in-riot': ['Riots', 'Riot'],
+  'vague-information-fumble': ['Vague Information'],
+  'vague-harm-critical': ['Vague Harm'],
+  'influence-fumbled': ['Influence'],
+  'messenger-truth-denied': ['Messenger'],
+  'naked-goddess-presumption': ['Naked Goddess', 'Presumption'],
+  'pilgrim-true-quest': ['Pilgrim'],
+  'star-performance': ['Star'],
+  'tamer-injure': ['Tamer'],
+  'minor-stress-spell': ['Minor Stress Check spell'],
+  'significant-compulsion-directive': ['Compulsion directive'],
+  'significant-compulsion-possession': ['Possession', 'Body taken over'],
+  'ward-crossed': ['Wards', 'Ward'],
+  'unnatural-encounter': ['The Unnatural'],
+}
+
 function entry(
   category: StressTrigger['category'],
   group: string,
@@ -87,6 +121,7 @@ function entry(
   const [rule, min, max] = rank.length === 2 ? (['range', rank[0], rank[1]] as const) : rank
   return {
     id,
+    aliases: [...(ALIASES[id] ?? [])],
     category,
     group,
     label,
@@ -466,23 +501,25 @@ export const StressTriggers: readonly StressTrigger[] = [
   ),
 ]
 
-const byId = new Map(StressTriggers.map((trigger) => [trigger.id, trigger]))
+const catalogue = nameIndex(StressTriggers)
 
-export function findTrigger(id: string): StressTrigger | undefined {
-  return byId.get(id)
+/** The trigger an id or alias names. */
+export function findTrigger(name: string): StressTrigger | undefined {
+  return catalogue.find(name)
 }
 
 /** A named trigger fixes which meters and ranks a check may use. */
-export function requireTriggerFits(id: string, meter: Meter, rank: number): StressTrigger {
-  const trigger = byId.get(id)
+export function requireTriggerFits(name: string, meter: Meter, rank: number): StressTrigger {
+  const trigger = catalogue.find(name)
   if (trigger === undefined) {
     throw new RuleError(
       'UNKNOWN_TRIGGER',
-      `request/trigger "${id}" is not in the trigger catalog`,
+      `request/trigger "${name}" is not in the trigger catalog (GET /v1/rulesets/shock-meters, tables.triggers)${didYouMean(catalogue.closest(name))}`,
       'invalid',
       '/request/trigger',
     )
   }
+  const id = trigger.id
   if (!trigger.meters.includes(meter)) {
     throw new RuleError(
       'TRIGGER_METER_MISMATCH',

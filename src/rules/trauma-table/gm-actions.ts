@@ -1,4 +1,5 @@
 import { RuleError } from '../errors.js'
+import { didYouMean } from '../names.js'
 import type { Resolution } from '../rule-set.js'
 import {
   EndCycleRequestSchema,
@@ -6,13 +7,15 @@ import {
   EndSceneRequestSchema,
   RestRequestSchema,
   SocialiseRitualRequestSchema,
+  type AnxietyId,
   type ConditionDuration,
   type ConditionEntry,
   type LastingTraumaEntry,
+  type TraumaRowId,
   type TraumaTableSheet,
 } from './schemas.js'
 import { derive } from './sheet.js'
-import { rowById } from './table.js'
+import { closestRows, findRow, rowById } from './table.js'
 import { parseWith } from '../parse.js'
 
 type Result = Resolution<TraumaTableSheet>
@@ -27,14 +30,28 @@ function splitConditions(conditions: readonly ConditionEntry[], ending: Conditio
 const names = (entries: readonly { name: string }[]) =>
   entries.length === 0 ? 'nothing' : entries.map((entry) => entry.name).join(', ')
 
+/** What ends with the scene; the end of an encounter ends its scene too. */
+function closeScene(sheet: TraumaTableSheet) {
+  const { ended, kept } = splitConditions(sheet.conditions, 'scene')
+  return {
+    sheet: { ...sheet, conditions: kept, saveDisadvantages: [] },
+    conditionsEnded: ended,
+    saveDisadvantagesEnded: sheet.saveDisadvantages,
+  }
+}
+
+const sceneNames = (scene: ReturnType<typeof closeScene>) => [
+  ...scene.conditionsEnded.map((condition) => condition.name),
+  ...scene.saveDisadvantagesEnded.map((save) => `${save.save} save disadvantage`),
+]
+
 export function endScene(sheet: TraumaTableSheet, input: unknown): Result {
   parseWith(EndSceneRequestSchema, input, '/request', 'REQUEST_INVALID')
-  const { ended, kept } = splitConditions(sheet.conditions, 'scene')
-  const saves = sheet.saveDisadvantages
+  const scene = closeScene(sheet)
   return {
-    sheet: derive({ ...sheet, conditions: kept, saveDisadvantages: [] }),
-    outcome: { conditionsEnded: ended, saveDisadvantagesEnded: saves },
-    summary: `End of scene: ended ${[...ended.map((condition) => condition.name), ...saves.map((save) => `${save.save} save disadvantage`)].join(', ') || 'nothing'}`,
+    sheet: derive(scene.sheet),
+    outcome: { conditionsEnded: scene.conditionsEnded, saveDisadvantagesEnded: scene.saveDisadvantagesEnded },
+    summary: `End of scene: ended ${sceneNames(scene).join(', ') || 'nothing'}`,
   }
 }
 
@@ -49,26 +66,63 @@ export function endEncounter(sheet: TraumaTableSheet, input: unknown): Result {
       '/sheet/pendingTrauma',
     )
   }
-  const { ended, kept } = splitConditions(sheet.conditions, 'encounter')
+  const scene = closeScene(sheet)
+  const { ended, kept } = splitConditions(scene.sheet.conditions, 'encounter')
+  const traumas = sheet.encounterTraumas.length
+  const behaviours = sheet.behaviours.length
+  const sceneEnded = sceneNames(scene)
   return {
-    sheet: derive({ ...sheet, encounterTraumas: [], behaviours: [], conditions: kept }),
-    outcome: { traumasCleared: sheet.encounterTraumas, behavioursEnded: sheet.behaviours, conditionsEnded: ended },
-    summary: `End of encounter: ${sheet.encounterTraumas.length} trauma${sheet.encounterTraumas.length === 1 ? '' : 's'} cleared, ${sheet.behaviours.length} compelled behaviour${sheet.behaviours.length === 1 ? '' : 's'} ended`,
+    sheet: derive({ ...scene.sheet, encounterTraumas: [], behaviours: [], conditions: kept }),
+    outcome: {
+      traumasCleared: sheet.encounterTraumas,
+      behavioursEnded: sheet.behaviours,
+      conditionsEnded: [...scene.conditionsEnded, ...ended],
+      saveDisadvantagesEnded: scene.saveDisadvantagesEnded,
+    },
+    summary: `End of encounter: ${traumas} trauma${traumas === 1 ? '' : 's'} cleared, ${behaviours} compelled behaviour${behaviours === 1 ? '' : 's'} ended; ended ${[...sceneEnded, ...ended.map((condition) => condition.name)].join(', ') || 'nothing else'}`,
   }
 }
 
+/** Why a rest recovers what it does: Sleepless Night wins over Insomnia. */
+function recoveryOf(sheet: TraumaTableSheet) {
+  if (sheet.sleeplessNight) return 'none-sleepless-night' as const
+  return sheet.insomnia ? ('halved-by-insomnia' as const) : ('full' as const)
+}
+
+const RECOVERED_SHARE = { full: 1, 'halved-by-insomnia': 0.5, 'none-sleepless-night': 0 } as const
+
 export function rest(sheet: TraumaTableSheet, input: unknown): Result {
-  const { recovery: requested = 0 } = parseWith(RestRequestSchema, input, '/request', 'REQUEST_INVALID')
-  const recovery = sheet.sleeplessNight ? 'none-sleepless-night' : sheet.insomnia ? 'halved-by-insomnia' : 'full'
-  const recovered =
-    recovery === 'none-sleepless-night' ? 0 : recovery === 'halved-by-insomnia' ? Math.floor(requested / 2) : requested
+  const request = parseWith(RestRequestSchema, input, '/request', 'REQUEST_INVALID')
+  if (request.recovery !== undefined && request.severity !== 0) {
+    throw new RuleError(
+      'REQUEST_INVALID',
+      'request/recovery is the deprecated name of request/severity: send only `severity`',
+      'invalid',
+      '/request/recovery',
+    )
+  }
+  const requested = { health: request.health ?? 0, severity: request.recovery ?? request.severity ?? 0 }
+  const recovery = recoveryOf(sheet)
+  const share = RECOVERED_SHARE[recovery]
+  const recovered = {
+    health: Math.floor(requested.health * share),
+    severity: Math.floor(requested.severity * share),
+  }
+  // Under Insomnia "Rests don't count as Rests for the purposes of other rules", and under
+  // Sleepless Night the rest gives no benefit: either way nothing "until your next Rest" ends.
+  const countsAsRest = recovery === 'full'
   const changes = sheet.lastingTraumas
     .filter((trauma) => trauma.restHeals)
-    .map((trauma) => severityChange(trauma, recovered))
-  const { ended, kept } = splitConditions(sheet.conditions, 'next-rest')
+    .map((trauma) => severityChange(trauma, recovered.severity))
+  const { ended, kept } = countsAsRest
+    ? splitConditions(sheet.conditions, 'next-rest')
+    : { ended: [], kept: sheet.conditions }
+  const conditionsKept = countsAsRest ? [] : sheet.conditions.filter((condition) => condition.duration === 'next-rest')
+  const healthLost = { before: sheet.healthLost, after: Math.max(0, sheet.healthLost - recovered.health) }
   return {
     sheet: derive({
       ...sheet,
+      healthLost: healthLost.after,
       conditions: kept,
       lastingTraumas: applyChanges(sheet.lastingTraumas, changes),
       sleeplessNight: false,
@@ -77,12 +131,21 @@ export function rest(sheet: TraumaTableSheet, input: unknown): Result {
       requested,
       recovered,
       recovery,
+      countsAsRest,
       sleeplessNightConsumed: sheet.sleeplessNight,
+      healthLost,
       lastingTraumas: changes,
       conditionsEnded: ended,
+      conditionsKept,
     },
-    summary: `Rest: ${recovery === 'none-sleepless-night' ? 'Sleepless Night, nothing recovered' : `recovered ${recovered} severity${recovery === 'halved-by-insomnia' ? ' (halved by Insomnia)' : ''}`}; ended ${names(ended)}`,
+    summary: `Rest: ${restSummary(recovery, recovered)}; ${countsAsRest ? `ended ${names(ended)}` : `not a rest for what lasts until the next rest (kept ${names(conditionsKept)})`}`,
   }
+}
+
+function restSummary(recovery: ReturnType<typeof recoveryOf>, recovered: { health: number; severity: number }): string {
+  if (recovery === 'none-sleepless-night') return 'Sleepless Night, nothing recovered'
+  const amounts = `recovered ${recovered.health} health and ${recovered.severity} severity`
+  return recovery === 'halved-by-insomnia' ? `${amounts} (halved by Insomnia)` : amounts
 }
 
 export function endCycle(sheet: TraumaTableSheet, input: unknown): Result {
@@ -95,21 +158,47 @@ export function endCycle(sheet: TraumaTableSheet, input: unknown): Result {
   }
 }
 
+const ANXIETIES: readonly AnxietyId[] = ['performance-anxiety', 'social-anxiety', 'spacers-anxiety']
+const isAnxiety = (id: TraumaRowId): id is AnxietyId => (ANXIETIES as readonly string[]).includes(id)
+
+/** The anxiety a request names by id, name or alias. */
+function anxietyNamed(name: string): AnxietyId {
+  const found = findRow(name)
+  if (found === undefined) {
+    throw new RuleError(
+      'UNKNOWN_TRAUMA',
+      `request/trauma "${name}" is not a row of the trauma table${didYouMean(closestRows(name))}`,
+      'invalid',
+      '/request/trauma',
+    )
+  }
+  if (!isAnxiety(found.id)) {
+    throw new RuleError(
+      'REQUEST_INVALID',
+      `request/trauma ${found.name} is not an anxiety: a socialise ritual eases only ${ANXIETIES.join(', ')}`,
+      'invalid',
+      '/request/trauma',
+    )
+  }
+  return found.id
+}
+
 export function socialiseRitual(sheet: TraumaTableSheet, input: unknown): Result {
   const request = parseWith(SocialiseRitualRequestSchema, input, '/request', 'REQUEST_INVALID')
-  const held = sheet.lastingTraumas.find((trauma) => trauma.id === request.trauma)
-  const name = rowById(request.trauma).name
+  const trauma = anxietyNamed(request.trauma)
+  const held = sheet.lastingTraumas.find((lasting) => lasting.id === trauma)
+  const name = rowById(trauma).name
   if (held === undefined) {
     return {
       sheet: derive(sheet),
-      outcome: { trauma: request.trauma, amount: request.amount, change: null },
+      outcome: { trauma, amount: request.amount, change: null },
       summary: `Socialise ritual: no ${name} to ease`,
     }
   }
   const change = severityChange(held, request.amount)
   return {
     sheet: derive({ ...sheet, lastingTraumas: applyChanges(sheet.lastingTraumas, [change]) }),
-    outcome: { trauma: request.trauma, amount: request.amount, change },
+    outcome: { trauma, amount: request.amount, change },
     summary: `Socialise ritual: ${name} severity ${change.before} → ${change.after}${change.removed ? ', gone' : ''}`,
   }
 }

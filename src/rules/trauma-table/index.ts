@@ -115,7 +115,7 @@ export const traumaTable: RuleSet<TraumaTableSheet, TraumaTableSettings> = {
       kind: 'gm',
       summary: 'End the encounter',
       description:
-        'Clears the traumas suffered this encounter (so they no longer upgrade new ones) and ends compelled behaviours and encounter-long conditions. Refused while a trauma awaits an answer.',
+        'Clears the traumas suffered this encounter (so they no longer upgrade new ones) and ends compelled behaviours and encounter-long conditions. The encounter’s end ends its scene too: scene-long conditions and saves at a disadvantage until the end of the scene end with it. Refused while a trauma awaits an answer.',
       request: EndEncounterRequestSchema,
       outcome: EndEncounterOutcomeSchema,
       resolve: (sheet, request) => endEncounter(sheet, request),
@@ -126,9 +126,14 @@ export const traumaTable: RuleSet<TraumaTableSheet, TraumaTableSettings> = {
       kind: 'gm',
       summary: 'Rest',
       description:
-        'Ends "until the next rest" conditions and lowers every rest-healable lasting trauma by `recovery` — half of it, rounded down, under Insomnia, and nothing under Sleepless Night, which this rest uses up. Lasting traumas at 0 are removed.',
+        'Recovers `health` (lowering `healthLost`, never below 0) and takes `severity` off every rest-healable lasting trauma (removed at 0; the anxieties need a socialise ritual), and ends what lasts "until your next Rest". Under Insomnia the rest recovers half of each, rounded down, and ends nothing, since it does not count as a rest for other rules. Under Sleepless Night it recovers nothing and ends nothing, and uses the Sleepless Night up; Sleepless Night wins over Insomnia. `recovery` is the deprecated name of `severity`.',
       request: RestRequestSchema,
       outcome: RestOutcomeSchema,
+      exampleSheet: {
+        healthLost: 9,
+        conditions: [{ name: 'Hazed', duration: 'next-rest', source: 'flapped' }],
+        lastingTraumas: [{ id: 'over-stimulated', name: 'Over-Stimulated', severity: 30, restHeals: true }],
+      },
       resolve: (sheet, request) => rest(sheet, request),
     },
     {

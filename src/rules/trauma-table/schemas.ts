@@ -223,6 +223,10 @@ export const TraumaRowSchema = Type.Object(
   {
     id: TraumaRowIdSchema,
     name: Type.String({ description: 'The name as printed in the rules text.' }),
+    aliases: Type.Array(Type.String(), {
+      description:
+        'Other spellings accepted where a row is named, beside the id and the name (e.g. "Heart Palpitations"). Case, spaces and hyphens do not matter.',
+    }),
     min: Type.Union([Type.Integer(), Type.Null()], { description: 'Lowest total of the band; null when open.' }),
     max: Type.Union([Type.Integer(), Type.Null()], { description: 'Highest total of the band; null when open.' }),
     countsAsTrauma: Type.Boolean({ description: 'False only for Unharmed, which is as if no trauma happened.' }),
@@ -315,7 +319,7 @@ export const TraumaTableSheetSchema = Type.Object(
     scars: count('Scars. Each one upgrades every trauma.'),
     wounds: count('Wounds.'),
     experience: count('Experience gained from traumas.'),
-    healthLost: count('Running total of health lost to traumas.'),
+    healthLost: count('Health lost to traumas and not yet recovered by a rest.'),
     moraleStepsLost: count('Running total of morale steps lost to traumas.'),
     nauseatedInstances: count('Instances of Nauseated gained from traumas.'),
     traits: Type.Object(
@@ -477,23 +481,43 @@ export const EndCycleRequestSchema = Type.Object(
   { $id: 'TraumaEndCycleRequest', additionalProperties: false, description: 'No fields.', examples: [{}] },
 )
 
+const restAmount = (maximum: number, description: string) =>
+  Type.Optional(Type.Integer({ minimum: 0, maximum, default: 0, description }))
+
 export const RestRequestSchema = Type.Object(
   {
+    health: restAmount(10000, 'Health a normal rest recovers (before Insomnia or Sleepless Night).'),
+    severity: restAmount(
+      1000,
+      'Severity a normal rest takes off each rest-healable lasting trauma (before Insomnia or Sleepless Night).',
+    ),
     recovery: Type.Optional(
       Type.Integer({
         minimum: 0,
         maximum: 1000,
-        default: 0,
-        description: 'Lasting trauma severity a normal rest recovers (before Insomnia or Sleepless Night).',
+        deprecated: true,
+        description: 'Deprecated: the former name of `severity`, still read as it. Send `severity` instead.',
       }),
     ),
   },
-  { $id: 'TraumaRestRequest', additionalProperties: false, description: 'A rest.', examples: [{ recovery: 10 }] },
+  {
+    $id: 'TraumaRestRequest',
+    additionalProperties: false,
+    description:
+      'A rest, with what a normal rest recovers (the GM’s call): health and lasting-trauma severity, each 0 by default.',
+    examples: [{ health: 6, severity: 10 }],
+  },
 )
+export type RestRequest = Static<typeof RestRequestSchema>
 
 export const SocialiseRitualRequestSchema = Type.Object(
   {
-    trauma: AnxietyIdSchema,
+    trauma: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        'The anxiety to ease: `performance-anxiety`, `social-anxiety` or `spacers-anxiety`, or its name as the table prints it ("Social Anxiety") or an alias; case, spaces and hyphens do not matter. The outcome records the id.',
+    }),
     amount: Type.Integer({ minimum: 1, maximum: 1000, description: 'Severity removed.' }),
   },
   {
@@ -577,7 +601,12 @@ export const EndEncounterOutcomeSchema = Type.Object(
   {
     traumasCleared: Type.Array(TraumaRowIdSchema),
     behavioursEnded: Type.Array(BehaviourEntrySchema),
-    conditionsEnded: Type.Array(ConditionEntrySchema),
+    conditionsEnded: Type.Array(ConditionEntrySchema, {
+      description: 'Conditions lasting the encounter or the scene: the encounter’s end ends its scene too.',
+    }),
+    saveDisadvantagesEnded: Type.Array(SaveDisadvantageEntrySchema, {
+      description: 'Saves at a disadvantage until the end of the scene, which ends with the encounter.',
+    }),
   },
   { $id: 'TraumaEndEncounterOutcome', additionalProperties: false },
 )
@@ -592,17 +621,36 @@ const SeverityChangeSchema = Type.Object(
   { additionalProperties: false },
 )
 
+const RestAmountsSchema = (description: string) =>
+  Type.Object(
+    { health: Type.Integer({ minimum: 0 }), severity: Type.Integer({ minimum: 0 }) },
+    { additionalProperties: false, description },
+  )
+
 export const RestOutcomeSchema = Type.Object(
   {
-    requested: Type.Integer({ minimum: 0 }),
-    recovered: Type.Integer({ minimum: 0, description: 'Severity each rest-healable lasting trauma loses.' }),
+    requested: RestAmountsSchema('What a normal rest recovers, as asked.'),
+    recovered: RestAmountsSchema(
+      'What this rest recovered: the health regained, and the severity each rest-healable lasting trauma lost.',
+    ),
     recovery: Type.Union(
       [Type.Literal('full'), Type.Literal('halved-by-insomnia'), Type.Literal('none-sleepless-night')],
       { description: 'Why the recovery is what it is.' },
     ),
+    countsAsRest: Type.Boolean({
+      description:
+        'False under Insomnia or Sleepless Night: then nothing lasting "until your next Rest" ends (see `conditionsKept`).',
+    }),
     sleeplessNightConsumed: Type.Boolean(),
+    healthLost: Type.Object(
+      { before: Type.Integer({ minimum: 0 }), after: Type.Integer({ minimum: 0 }) },
+      { additionalProperties: false, description: 'The sheet’s `healthLost` before and after the rest.' },
+    ),
     lastingTraumas: Type.Array(SeverityChangeSchema),
     conditionsEnded: Type.Array(ConditionEntrySchema),
+    conditionsKept: Type.Array(ConditionEntrySchema, {
+      description: 'Conditions lasting "until your next Rest" that this rest did not end, because it does not count.',
+    }),
   },
   { $id: 'TraumaRestOutcome', additionalProperties: false },
 )

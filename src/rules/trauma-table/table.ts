@@ -1,3 +1,4 @@
+import { nameIndex } from '../names.js'
 import type { ConditionName, TraumaEffect, TraumaRow, TraumaRowId } from './schemas.js'
 
 const D4 = { count: 1, sides: 4 } as const
@@ -23,6 +24,15 @@ const anxiety = (
   },
 })
 
+/** Spellings a GM is likely to type beside the table's own, by row id. */
+const ALIASES: Partial<Record<TraumaRowId, readonly string[]>> = {
+  demoralized: ['Demoralised'],
+  'over-stimulated': ['Overstimulated'],
+  'heart-palpatations': ['Heart Palpitations'],
+  'spacers-anxiety': ['Spacer’s Anxiety'],
+  psychosis: ['Pyschosis'],
+}
+
 function row(
   id: TraumaRowId,
   name: string,
@@ -31,7 +41,7 @@ function row(
   label: string,
   effect: TraumaEffect,
 ): TraumaRow {
-  return { id, name, min, max, countsAsTrauma: id !== 'unharmed', label, effect }
+  return { id, name, aliases: [...(ALIASES[id] ?? [])], min, max, countsAsTrauma: id !== 'unharmed', label, effect }
 }
 
 /** The trauma table, lowest row first. Upgrades move down this list, downgrades up it. */
@@ -252,4 +262,16 @@ export function rowIndexForTotal(total: number): number {
     (row) => (row.min === null || total >= row.min) && (row.max === null || total <= row.max),
   )
   return index
+}
+
+const rowNames = nameIndex(TRAUMA_TABLE.map((entry) => ({ ...entry, aliases: [entry.name, ...entry.aliases] })))
+
+/** The row an id, name or alias names, whatever the case or spacing. */
+export function findRow(name: string): TraumaRow | undefined {
+  return rowNames.find(name)
+}
+
+/** The rows whose id or names come closest to `name`, for a "did you mean". */
+export function closestRows(name: string): string[] {
+  return rowNames.closest(name)
 }

@@ -111,14 +111,17 @@ for (const [face, tier] of [
   })
 }
 
-t.test('Therapy that takes away the fifth failed notch takes the trauma with it', async (t) => {
-  const traumatised = afterFailure(meters(1, { violence: { failed: 4 } }))
-  t.equal(traumatised.disorders[0]?.name, 'Hemophobia', 'trauma recorded')
-  const resolved = run('therapy-assistance', traumatised, assist, [22])
-  t.same(resolved.sheet.meters.violence, { hardened: 1, failed: 4 }, 'back to 4')
-  t.same(resolved.sheet.disorders, [], 'disorder gone')
-  t.equal(resolved.outcome.disorderRemoved?.name, 'Hemophobia', 'the outcome says which')
-})
+t.test(
+  'Immediate assistance that erases the fifth failed notch removes the disorder it brought: "When a character reaches five failed notches in a meter, they suffer mental trauma"',
+  async (t) => {
+    const traumatised = afterFailure(meters(1, { violence: { failed: 4 } }))
+    t.equal(traumatised.disorders[0]?.name, 'Hemophobia', 'trauma recorded')
+    const resolved = run('therapy-assistance', traumatised, assist, [22])
+    t.same(resolved.sheet.meters.violence, { hardened: 1, failed: 4 }, 'back to 4')
+    t.same(resolved.sheet.disorders, [], 'disorder gone')
+    t.equal(resolved.outcome.disorderRemoved?.name, 'Hemophobia', 'the outcome says which')
+  },
+)
 
 t.test('Immediate assistance works only on a fresh failed notch, once', async (t) => {
   t.equal(failure('therapy-assistance', patient, assist).code, 'NO_FAILED_NOTCH', 'no check yet')

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { Value } from 'typebox/value'
-import { StressTriggers, StressTriggerSchema } from '../../../src/rules/shock-meters/triggers.js'
+import { nameKey } from '../../../src/rules/names.js'
+import { findTrigger, StressTriggers, StressTriggerSchema } from '../../../src/rules/shock-meters/triggers.js'
 import { shockMeters } from '../../../src/rules/shock-meters/index.js'
 import { failure, run } from './helpers.js'
 
@@ -137,4 +138,53 @@ t.test('A trigger id that is not in the catalog is refused at /request/trigger',
   t.equal(error.code, 'UNKNOWN_TRIGGER', 'code')
   t.equal(error.pointer, '/request/trigger', 'pointer')
   t.match(error.message, /stubbed-toe/, 'the message names the trigger')
+})
+
+t.test('"Conflagration: the character is set on fire": the rulebook\'s name is accepted for set-on-fire', async (t) => {
+  const resolved = run('stress-check', {}, { meter: 'violence', rank: 4, trigger: 'conflagration' }, [10])
+  t.equal(resolved.outcome.trigger, 'set-on-fire', 'the outcome records the id')
+  t.equal(resolved.sheet.lastCheck?.trigger, 'set-on-fire', 'and so does the sheet')
+  t.ok(
+    StressTriggers.find((trigger) => trigger.id === 'set-on-fire')?.aliases.includes('Conflagration'),
+    'the alias is published with the entry',
+  )
+  const typed = run('stress-check', {}, { meter: 'violence', rank: 4, trigger: 'Set On Fire' }, [10])
+  t.equal(typed.outcome.trigger, 'set-on-fire', 'case and spaces do not matter, for ids either')
+  const error = failure('stress-check', {}, { meter: 'self', rank: 4, trigger: 'Conflagration' })
+  t.equal(error.code, 'TRIGGER_METER_MISMATCH', 'an alias fixes meter and rank like the id')
+  t.match(error.message, /set-on-fire/, 'and the message names the id')
+})
+
+t.test('Every rulebook heading that names one trigger is an alias of it', async (t) => {
+  const named: [string, string][] = [
+    ['Relationships', 'relationship-at-zero'],
+    ['Medicine', 'golden-hour-matched-failure'],
+    ['Therapy', 'therapist-fumble'],
+    ['Riots', 'caught-in-riot'],
+    ['Vague Information', 'vague-information-fumble'],
+    ['Vague Harm', 'vague-harm-critical'],
+    ['Influence', 'influence-fumbled'],
+    ['Naked Goddess', 'naked-goddess-presumption'],
+    ['Wards', 'ward-crossed'],
+    ['The Unnatural', 'unnatural-encounter'],
+  ]
+  for (const [name, id] of named) t.equal(findTrigger(name)?.id, id, `"${name}" → ${id}`)
+})
+
+t.test('No name in the catalog names two triggers', async (t) => {
+  const keys = StressTriggers.flatMap((trigger) => [trigger.id, ...trigger.aliases].map(nameKey))
+  t.equal(new Set(keys).size, keys.length, 'ids and aliases are unique, whatever the case or spacing')
+})
+
+t.test('An unknown trigger is answered with the closest ids and names: "did you mean …?"', async (t) => {
+  const typo = failure('stress-check', {}, { meter: 'violence', rank: 4, trigger: 'conflagaration' })
+  t.match(typo.message, /did you mean set-on-fire \("Conflagration"\)\?/, 'a misspelt rulebook name')
+  const word = failure('stress-check', {}, { meter: 'isolation', rank: 7, trigger: 'collector' })
+  t.match(
+    word.message,
+    /did you mean collector-summons, collector-summons-matched or collector-summons-critical\?/,
+    'a word of several ids lists them',
+  )
+  const nothing = failure('stress-check', {}, { meter: 'self', rank: 3, trigger: 'stubbed-toe' })
+  t.notMatch(nothing.message, /did you mean/, 'nothing close, nothing suggested')
 })

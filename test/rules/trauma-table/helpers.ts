@@ -26,6 +26,17 @@ export function sheetOf(partial: Partial<TraumaTableSheet> = {}): TraumaTableShe
   return traumaTable.normalizeSheet(partial)
 }
 
+/** Runs and expects a RuleError; returns it for assertions on code, kind, pointer and message. */
+export function failure(name: string, sheet: unknown, request: unknown): Error & { code: string; pointer?: string } {
+  try {
+    run(name, sheet, request)
+  } catch (error) {
+    if (error instanceof Error && error.name === 'RuleError') return error as never
+    throw error
+  }
+  throw new Error(`${name} was expected to fail`)
+}
+
 /** A d100 face and modifier whose total is `total`. */
 export function toTotal(total: number): { face: number; modifier: number } {
   if (total >= 1 && total <= 100) return { face: total, modifier: 0 }

@@ -39,7 +39,9 @@ const arbitraryStep = fc.oneof(
   fc.constant(['end-scene', {}] as const),
   fc.constant(['end-encounter', {}] as const),
   fc.constant(['end-cycle', {}] as const),
-  fc.integer({ min: 0, max: 100 }).map((recovery) => ['rest', { recovery }] as const),
+  fc
+    .record({ health: fc.integer({ min: 0, max: 20 }), severity: fc.integer({ min: 0, max: 100 }) })
+    .map((request) => ['rest', request] as const),
   fc
     .record({
       trauma: fc.constantFrom('performance-anxiety', 'social-anxiety', 'spacers-anxiety'),

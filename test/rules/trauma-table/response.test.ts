@@ -82,6 +82,21 @@ t.test('Answering with an ability ("Not Today!") records it and applies none of 
   t.same(answered.dice, [], 'no effect dice rolled')
 })
 
+t.test(
+  'An answered trauma is not suffered: "you Upgrade it for each previous Trauma you have suffered in the current Encounter" leaves it out',
+  async (t) => {
+    const answered = run('trauma-roll', {}, { response: { ability: 'Not Today!' } }, [8])
+    t.same(answered.sheet.encounterTraumas, [], 'not listed this encounter')
+    const next = run('trauma-roll', answered.sheet, {}, [8])
+    const { roll } = outcomeOf(next)
+    t.same(
+      [roll.netShift, roll.repeats, roll.finalRow],
+      [0, [], 'hazed'],
+      'Hazed again is neither upgraded by it nor counted as already suffered',
+    )
+  },
+)
+
 t.test('A response in the request settles the roll in one action', async (t) => {
   const accepted = run('trauma-roll', {}, { response: 'accept' }, [47, 5])
   t.same(
