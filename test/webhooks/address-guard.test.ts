@@ -163,6 +163,25 @@ t.test('the guard also holds when the request is sent, whatever the host resolve
   t.equal(allowed.statusCode, 200, 'allowed when the operator says so')
 })
 
+t.test('credentials in a URL stored before they were refused are never sent as Basic auth', async (t) => {
+  let authorization: string | undefined = 'not called'
+  const server = createServer((req, res) => {
+    authorization = req.headers.authorization
+    res.end('ok')
+  }).listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  t.teardown(() => server.close())
+  const { port } = server.address() as AddressInfo
+  const agents = createAgents()
+  t.teardown(() => agents.http.destroy())
+  const sent = await postWebhook(
+    { headers: {}, body: '{}', timeoutMs: 2_000, url: `http://user:secret@127.0.0.1:${port}/`, allowPrivate: true },
+    agents,
+  )
+  t.equal(sent.statusCode, 200, 'delivered')
+  t.equal(authorization, undefined, 'without an Authorization header')
+})
+
 t.test('an endpoint slower than the timeout gives an attempt that says so', async (t) => {
   const server = createServer((_req, res) => setTimeout(() => res.end('late'), 2_000)).listen(0, '127.0.0.1')
   await once(server, 'listening')
