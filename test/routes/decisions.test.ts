@@ -233,9 +233,9 @@ t.test('the decision action’s own route settles the pending roll and links it 
   t.equal(twice.statusCode, 409, 'the decision route then sees the roll as settled: 409')
 })
 
-t.test('a decision that leaves a further decision open names it on the settlement', async (t) => {
+/** Four failed notches already: the fifth brings mental trauma and a disorder to name. */
+async function fifthFailedNotch() {
   const { campaign, ids } = await setUp('shock-meters')
-  // Four failed notches already: the fifth brings mental trauma and a disorder to name.
   const { character } = await createCharacter(app, campaign.campaign, campaign.auth, {
     name: 'Near the edge',
     sheet: { meters: { violence: { hardened: 1, failed: 4 } } },
@@ -248,6 +248,11 @@ t.test('a decision that leaves a further decision open names it on the settlemen
     }),
     'the fifth failed notch',
   )
+  return { campaign, ids, character, edge, roll }
+}
+
+t.test('a decision that leaves a further decision open names it on the settlement', async (t) => {
+  const { campaign, ids, edge, roll } = await fifthFailedNotch()
   t.same(
     roll.event.pending.map((decision) => decision.action),
     ['stress-response', 'record-disorder'],
@@ -274,19 +279,7 @@ t.test('a decision that leaves a further decision open names it on the settlemen
 })
 
 t.test('every open decision is listed with its route, and the decision route settles the one named', async (t) => {
-  const { campaign, ids } = await setUp('shock-meters')
-  const { character } = await createCharacter(app, campaign.campaign, campaign.auth, {
-    name: 'Near the edge',
-    sheet: { meters: { violence: { hardened: 1, failed: 4 } } },
-  })
-  const edge = { campaignId: ids.campaignId, characterId: character.id }
-  const roll = created(
-    await act(app, campaign.auth, edge, 'stress-check', {
-      request: { meter: 'violence', rank: 5 },
-      dice: provided(99),
-    }),
-    'the fifth failed notch',
-  )
+  const { campaign, ids, character, edge, roll } = await fifthFailedNotch()
   const base = `/v1/campaigns/${ids.campaignId}/characters/${character.id}`
   t.same(
     roll.event.pending.map((decision) => decision.route),

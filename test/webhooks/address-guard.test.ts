@@ -1,9 +1,22 @@
-import t from 'tap'
-import { createServer } from 'node:http'
+import t, { type Test } from 'tap'
+import { createServer, type RequestListener } from 'node:http'
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
 import { checkWebhookUrl, guardedLookup, refusedAddress } from '../../src/webhooks/address-guard.js'
 import { createAgents, postWebhook } from '../../src/webhooks/http-client.js'
+
+/** A real receiver on 127.0.0.1 and the agents to post to it, both closed with the test. */
+async function receiver(t: Test, handler: RequestListener) {
+  const server = createServer(handler).listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  t.teardown(() => {
+    server.closeAllConnections()
+    server.close()
+  })
+  const agents = createAgents()
+  t.teardown(() => agents.http.destroy())
+  return { port: (server.address() as AddressInfo).port, agents }
+}
 
 t.test('addresses a server-side request must not reach are refused by default', async (t) => {
   for (const address of [
@@ -141,15 +154,10 @@ t.test('at connect time, an address embedding a refused one is refused whatever 
 
 t.test('the guard also holds when the request is sent, whatever the host resolved to when it was stored', async (t) => {
   let hits = 0
-  const server = createServer((_req, res) => {
+  const { port, agents } = await receiver(t, (_req, res) => {
     hits++
     res.end('ok')
-  }).listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  t.teardown(() => server.close())
-  const { port } = server.address() as AddressInfo
-  const agents = createAgents()
-  t.teardown(() => agents.http.destroy())
+  })
   const request = { headers: {}, body: '{}', timeoutMs: 2_000 }
 
   const byName = await postWebhook({ ...request, url: `http://localhost:${port}/`, allowPrivate: false }, agents)
@@ -165,15 +173,10 @@ t.test('the guard also holds when the request is sent, whatever the host resolve
 
 t.test('credentials in a URL stored before they were refused are never sent as Basic auth', async (t) => {
   let authorization: string | undefined = 'not called'
-  const server = createServer((req, res) => {
+  const { port, agents } = await receiver(t, (req, res) => {
     authorization = req.headers.authorization
     res.end('ok')
-  }).listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  t.teardown(() => server.close())
-  const { port } = server.address() as AddressInfo
-  const agents = createAgents()
-  t.teardown(() => agents.http.destroy())
+  })
   const sent = await postWebhook(
     { headers: {}, body: '{}', timeoutMs: 2_000, url: `http://user:secret@127.0.0.1:${port}/`, allowPrivate: true },
     agents,
@@ -183,15 +186,7 @@ t.test('credentials in a URL stored before they were refused are never sent as B
 })
 
 t.test('an endpoint slower than the timeout gives an attempt that says so', async (t) => {
-  const server = createServer((_req, res) => setTimeout(() => res.end('late'), 2_000)).listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  t.teardown(() => {
-    server.closeAllConnections()
-    server.close()
-  })
-  const { port } = server.address() as AddressInfo
-  const agents = createAgents()
-  t.teardown(() => agents.http.destroy())
+  const { port, agents } = await receiver(t, (_req, res) => setTimeout(() => res.end('late'), 2_000))
   const outcome = await postWebhook(
     { url: `http://127.0.0.1:${port}/`, headers: {}, body: '{}', timeoutMs: 200, allowPrivate: true },
     agents,
