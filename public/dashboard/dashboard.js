@@ -447,14 +447,29 @@ function feedItem(event, isNew) {
     ),
     h('span', { class: 'feed-summary' }, event.summary),
     event.dice?.length ? h('span', { class: 'dice' }, diceText(event.dice)) : null,
-    ...(event.followUps ?? []).map((followUp) =>
-      h(
-        'span',
-        { class: 'follow-up' },
-        `Follow-up: ${followUp.request.meter ?? followUp.action} ${followUp.ranks.min}–${followUp.ranks.max}, because ${followUp.because}`,
-      ),
-    ),
+    ...(event.followUps ?? []).map(followUpItem),
   )
+}
+
+/** A roll the result calls for: the GM makes it in one click, at the lowest rank the trigger allows. */
+function followUpItem(followUp) {
+  const label = `${title(followUp.request.meter ?? followUp.action)} ${followUp.ranks.min}–${followUp.ranks.max}`
+  const button = h('button', { type: 'button', class: 'follow-up-make' }, `Make the ${label} check`)
+  button.addEventListener('click', async () => {
+    button.disabled = true
+    try {
+      await api(followUp.route, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ request: followUp.request }),
+      })
+      button.textContent = `${label} check made`
+    } catch (error) {
+      button.disabled = false
+      setStatus(`The follow-up check failed: ${error.message}`, true)
+    }
+  })
+  return h('span', { class: 'follow-up' }, `Follow-up: ${label}, because ${followUp.because} `, button)
 }
 
 function addToFeed(event, isNew) {

@@ -202,3 +202,49 @@ t.test(
     t.same(problems, [], 'no script errors and no Content-Security-Policy violations')
   },
 )
+
+t.test(
+  'the dashboard lists open decisions and makes a follow-up check in one click',
+  { skip: chromiumMissing, timeout: 120_000 },
+  async (t) => {
+    const app = await buildTestApp(t)
+    const baseUrl = await listen(app)
+    const shock = await seed(app, 'shock-meters', 'Therapy night', [
+      { name: 'Undecided', rolls: [['stress-check', { meter: 'violence', rank: 4 }, [87]]] },
+      {
+        name: 'Lena Marsh',
+        sheet: { relationships: [{ name: 'Dr. Okafor', rating: 5 }] },
+        rolls: [['stress-check', { meter: 'violence', rank: 4, response: 'panic' }, [87]]],
+      },
+    ])
+    const { page } = await launchBrowser(t)
+    const problems: string[] = []
+    page.on('pageerror', (error) => problems.push(error.message))
+    await page.goto(`${baseUrl}/dashboard`)
+    await signIn(page, shock)
+    const decisions = character(page, 'Undecided').getByRole('list', { name: 'Open decisions' })
+    t.match(
+      await decisions.textContent(),
+      /Stressed \(Violence\): choose the response.*stress-response/,
+      'the open decision is listed',
+    )
+
+    // A therapist's matched failure drops the relationship to 0%: Isolation 4–5 follows.
+    await post(
+      app,
+      `/v1/campaigns/${shock.campaignId}/characters/${shock.characters['Lena Marsh']}/therapy-assistance`,
+      { request: { identity: 'Trauma Nurse', rating: 55, relationship: 'Dr. Okafor' }, dice: provided(66) },
+      shock.key,
+    )
+    const make = page.getByRole('button', { name: 'Make the Isolation 4–5 check' })
+    await make.waitFor()
+    await make.click()
+    await page.locator('#feed li[data-type="stress-check"]').first().waitFor()
+    t.match(
+      await page.locator('#feed li').first().textContent(),
+      /stress-check · Lena Marsh/,
+      'the follow-up check is made and arrives in the feed',
+    )
+    t.same(problems, [], 'no script errors')
+  },
+)
