@@ -83,8 +83,8 @@ export async function buildApp(config: Config, options: AppOptions = {}) {
     },
     trustProxy: trustProxy(config.TRUST_PROXY),
     // Starting PGlite and applying migrations can take longer than Fastify's default 10 s on
-    // a busy machine (CI running test files in parallel); a slow start is not a hung one.
-    pluginTimeout: 60_000,
+    // a busy machine; a slow start is not a hung one.
+    pluginTimeout: config.STARTUP_TIMEOUT_MS,
     // A malformed or over-long URL is refused by the router before any error handler runs.
     frameworkErrors: (error, request, reply) => sendProblem(reply, problemFor(error, request)),
   }).withTypeProvider<TypeBoxTypeProvider>()

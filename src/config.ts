@@ -71,6 +71,8 @@ export const ConfigSchema = Type.Object({
   KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 72_000 }),
   /** Above the event stream's heartbeat (15 s), which is all the traffic an idle stream has. */
   CONNECTION_IDLE_TIMEOUT_MS: Type.Integer({ minimum: 20_000, maximum: 3_600_000, default: 60_000 }),
+  /** Longest one start-up step may take; 0 waits as long as it takes. */
+  STARTUP_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 60_000 }),
 })
 
 export type Config = Static<typeof ConfigSchema>

@@ -51,6 +51,11 @@ t.test('a client gets 30 s to send a request and 10 s for its headers; idle conn
   t.equal(config.CONNECTION_IDLE_TIMEOUT_MS, 60_000, 'a connection silent both ways for 60 s is closed')
 })
 
+t.test('a start-up step may take a minute, or as long as it takes with 0', async (t) => {
+  t.equal(loadConfig({}).STARTUP_TIMEOUT_MS, 60_000, 'a minute by default')
+  t.equal(loadConfig({ STARTUP_TIMEOUT_MS: '0' }).STARTUP_TIMEOUT_MS, 0, '0 turns the limit off')
+})
+
 t.test('a header timeout longer than the request timeout is refused', async (t) => {
   t.throws(
     () => loadConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' }),
@@ -146,6 +151,7 @@ for (const [variable, value] of [
   ['HEADERS_TIMEOUT_MS', '0'],
   ['KEEP_ALIVE_TIMEOUT_MS', '-5'],
   ['CONNECTION_IDLE_TIMEOUT_MS', '5000'],
+  ['STARTUP_TIMEOUT_MS', '-1'],
 ] as const) {
   t.test(`a bad ${variable} (${value}) is refused with a message naming ${variable}`, async (t) => {
     t.throws(() => loadConfig({ [variable]: value }), ConfigError, 'throws a ConfigError')
