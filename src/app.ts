@@ -69,10 +69,22 @@ export async function buildApp(config: Config, options: AppOptions = {}) {
     requestIdHeader: 'x-request-id',
     schemaController: { compilersFactory: validatorCompilers() },
     bodyLimit: config.BODY_LIMIT_BYTES,
+    // A client must send its whole request (headers, then body) within these deadlines, so a
+    // slow sender cannot hold a connection open. They cover receiving the request only: an
+    // answer that takes long, such as an event stream, is bounded by the idle timeout alone,
+    // which its heartbeats keep from firing.
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    connectionTimeout: config.CONNECTION_IDLE_TIMEOUT_MS,
+    keepAliveTimeout: config.KEEP_ALIVE_TIMEOUT_MS,
+    http: {
+      headersTimeout: config.HEADERS_TIMEOUT_MS,
+      // Node checks both deadlines on this interval (30 s by default), so one may overrun by that much.
+      connectionsCheckingInterval: Math.min(1_000, config.HEADERS_TIMEOUT_MS),
+    },
     trustProxy: trustProxy(config.TRUST_PROXY),
     // Starting PGlite and applying migrations can take longer than Fastify's default 10 s on
-    // a busy machine (CI running test files in parallel); a slow start is not a hung one.
-    pluginTimeout: 60_000,
+    // a busy machine; a slow start is not a hung one.
+    pluginTimeout: config.STARTUP_TIMEOUT_MS,
     // A malformed or over-long URL is refused by the router before any error handler runs.
     frameworkErrors: (error, request, reply) => sendProblem(reply, problemFor(error, request)),
   }).withTypeProvider<TypeBoxTypeProvider>()

@@ -66,6 +66,13 @@ export const ConfigSchema = Type.Object({
   UNDER_PRESSURE_MAX_HEAP_USED_BYTES: Type.Integer({ minimum: 0, default: defaultMaxHeapUsedBytes() }),
   UNDER_PRESSURE_SAMPLE_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 1_000 }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 30_000 }),
+  HEADERS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 10_000 }),
+  KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 72_000 }),
+  /** Above the event stream's heartbeat (15 s), which is all the traffic an idle stream has. */
+  CONNECTION_IDLE_TIMEOUT_MS: Type.Integer({ minimum: 20_000, maximum: 3_600_000, default: 60_000 }),
+  /** Longest one start-up step may take; 0 waits as long as it takes. */
+  STARTUP_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 60_000 }),
 })
 
 export type Config = Static<typeof ConfigSchema>
@@ -85,6 +92,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const problems = new Set(
     [...Value.Errors(ConfigSchema, converted)].map((error) => describe(error.instancePath.slice(1), error.message)),
   )
+  const { HEADERS_TIMEOUT_MS: headers, REQUEST_TIMEOUT_MS: request } = converted as Partial<Config>
+  // Node refuses to create a server whose header deadline lies beyond its whole-request deadline.
+  if (typeof headers === 'number' && typeof request === 'number' && headers > request) {
+    problems.add('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS')
+  }
   if (problems.size > 0) {
     throw new ConfigError(`Invalid configuration: ${[...problems].join('; ')}`)
   }

@@ -43,6 +43,32 @@ t.test('limits default to generous values and can be turned off', async (t) => {
   t.equal(loadConfig({ RATE_LIMIT_MAX: '0' }).RATE_LIMIT_MAX, 0, '0 turns rate limiting off')
 })
 
+t.test('a client gets 30 s to send a request and 10 s for its headers; idle connections close', async (t) => {
+  const config = loadConfig({})
+  t.equal(config.REQUEST_TIMEOUT_MS, 30_000, '30 s for a whole request')
+  t.equal(config.HEADERS_TIMEOUT_MS, 10_000, '10 s for its headers')
+  t.equal(config.KEEP_ALIVE_TIMEOUT_MS, 72_000, 'a kept-alive connection waits 72 s for the next request')
+  t.equal(config.CONNECTION_IDLE_TIMEOUT_MS, 60_000, 'a connection silent both ways for 60 s is closed')
+})
+
+t.test('a start-up step may take a minute, or as long as it takes with 0', async (t) => {
+  t.equal(loadConfig({}).STARTUP_TIMEOUT_MS, 60_000, 'a minute by default')
+  t.equal(loadConfig({ STARTUP_TIMEOUT_MS: '0' }).STARTUP_TIMEOUT_MS, 0, '0 turns the limit off')
+})
+
+t.test('a header timeout longer than the request timeout is refused', async (t) => {
+  t.throws(
+    () => loadConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' }),
+    { name: 'ConfigError', message: /HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS/ },
+    'the message names both variables',
+  )
+  t.throws(
+    () => loadConfig({ REQUEST_TIMEOUT_MS: '5000' }),
+    { name: 'ConfigError' },
+    'nor may REQUEST_TIMEOUT_MS drop below the default header timeout',
+  )
+})
+
 t.test('load shedding by heap defaults to a share of the V8 heap limit, below it', async (t) => {
   const limit = getHeapStatistics().heap_size_limit
   const threshold = loadConfig({}).UNDER_PRESSURE_MAX_HEAP_USED_BYTES
@@ -121,6 +147,11 @@ for (const [variable, value] of [
   ['UNDER_PRESSURE_MAX_HEAP_USED_BYTES', 'lots'],
   ['DATABASE_CONNECT_TIMEOUT_MS', '0'],
   ['METRICS_TOKEN', 'short'],
+  ['REQUEST_TIMEOUT_MS', 'soon'],
+  ['HEADERS_TIMEOUT_MS', '0'],
+  ['KEEP_ALIVE_TIMEOUT_MS', '-5'],
+  ['CONNECTION_IDLE_TIMEOUT_MS', '5000'],
+  ['STARTUP_TIMEOUT_MS', '-1'],
 ] as const) {
   t.test(`a bad ${variable} (${value}) is refused with a message naming ${variable}`, async (t) => {
     t.throws(() => loadConfig({ [variable]: value }), ConfigError, 'throws a ConfigError')

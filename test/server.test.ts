@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { NO_LIMITS } from './helpers/config.js'
 
 const SERVER = fileURLToPath(new URL('../src/server.ts', import.meta.url))
 
@@ -16,7 +17,7 @@ async function freePort(): Promise<number> {
 
 function startServer(env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
-    env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env },
+    env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...NO_LIMITS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

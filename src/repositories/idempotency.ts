@@ -3,14 +3,27 @@ import type { Db } from './db.js'
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000
 
-/** An in-flight claim older than this was left by a crashed instance: the key is free again. */
+/**
+ * Earlier versions committed an `in-flight` claim before running the command; one older than
+ * this was left by a crashed instance and no longer holds its key.
+ */
 const ABANDONED_AFTER_MS = 60 * 1000
 
 export class IdempotencyRepository {
   constructor(private readonly db: Db) {}
 
-  /** Claims the key for one request; false when a live record already holds it. */
-  async claim(campaignId: string, key: string, requestHash: string): Promise<boolean> {
+  /**
+   * Records a command's response under its key, as the last write of the command's transaction:
+   * false when another record holds the key. A duplicate still running holds the key only with
+   * its uncommitted row, so this waits for that transaction to end: a commit takes the key, a
+   * rollback (a failed command, a crashed process, a dropped connection) leaves it free.
+   */
+  async record(
+    campaignId: string,
+    key: string,
+    requestHash: string,
+    response: { status: number; body: unknown },
+  ): Promise<boolean> {
     await this.db.idempotencyRecord.deleteMany({
       where: {
         campaignId,
@@ -21,25 +34,23 @@ export class IdempotencyRepository {
         ],
       },
     })
-    const inserted = await this.db.$executeRaw`
-      INSERT INTO "idempotency_records" ("campaign_id", "key", "request_hash", "state", "expires_at")
-      VALUES (${campaignId}::uuid, ${key}, ${requestHash}, 'in-flight', ${new Date(Date.now() + IDEMPOTENCY_WINDOW_MS)})
-      ON CONFLICT ("campaign_id", "key") DO NOTHING`
-    return inserted === 1
-  }
-
-  find(campaignId: string, key: string) {
-    return this.db.idempotencyRecord.findUnique({ where: { campaignId_key: { campaignId, key } } })
-  }
-
-  complete(campaignId: string, key: string, response: { status: number; body: unknown }) {
-    return this.db.idempotencyRecord.update({
-      where: { campaignId_key: { campaignId, key } },
-      data: { state: 'done', responseStatus: response.status, responseBody: response.body as Prisma.InputJsonValue },
+    const { count } = await this.db.idempotencyRecord.createMany({
+      data: {
+        campaignId,
+        key,
+        requestHash,
+        state: 'done',
+        responseStatus: response.status,
+        responseBody: response.body as Prisma.InputJsonValue,
+        expiresAt: new Date(Date.now() + IDEMPOTENCY_WINDOW_MS),
+      },
+      skipDuplicates: true,
     })
+    return count === 1
   }
 
-  release(campaignId: string, key: string) {
-    return this.db.idempotencyRecord.deleteMany({ where: { campaignId, key, state: 'in-flight' } })
+  /** The live record holding the key, if any. */
+  find(campaignId: string, key: string) {
+    return this.db.idempotencyRecord.findFirst({ where: { campaignId, key, expiresAt: { gte: new Date() } } })
   }
 }

@@ -4,16 +4,21 @@ import type { Principal } from '../plugins/app/auth.js'
 import type { Store } from '../repositories/index.js'
 import type { CommandOptions } from './commands.js'
 
-/** Only successful commands are recorded (a failed one releases its key), so the status is always 201. */
+/** Only successful commands are recorded (a failed one leaves its key free), so the status is always 201. */
 export interface IdempotentResponse {
   body: unknown
   replayed: boolean
 }
 
+/** Another request's record holds the key: the command's transaction must not commit. */
+class KeyTaken extends Error {}
+
 /**
- * Runs a command at most once per Idempotency-Key (per key holder, for 24 hours). The key is
- * claimed before the command; the command records its response inside its own transaction;
- * a failed command releases the key so the client may retry.
+ * Runs a command at most once per Idempotency-Key (per key holder, for 24 hours). The command
+ * records its response under the key as the last write of its own transaction, so the key is
+ * taken exactly when the command commits: a command that fails, or dies with its process or
+ * its database connection, leaves the key free and a retry goes ahead at once. A duplicate
+ * running at the same time waits for the first to end, then answers as it did.
  */
 export async function idempotent(
   store: Store,
@@ -28,10 +33,7 @@ export async function idempotent(
   // Two key holders may pick the same Idempotency-Key by chance; each gets their own.
   const key = `${principal.keyId}:${idempotencyKey}`
   const requestHash = createHash('sha256').update(JSON.stringify(fingerprint)).digest('hex')
-
-  if (!(await store.idempotency.claim(campaignId, key, requestHash))) {
-    const record = await store.idempotency.find(campaignId, key)
-    if (!record) return idempotent(store, principal, idempotencyKey, fingerprint, command)
+  const answerAs = (record: { requestHash: string; state: string; responseBody: unknown }): IdempotentResponse => {
     if (record.requestHash !== requestHash) {
       throw new UnprocessableError('this Idempotency-Key was already used with a different request')
     }
@@ -41,14 +43,22 @@ export async function idempotent(
     return { body: record.responseBody, replayed: true }
   }
 
+  const earlier = await store.idempotency.find(campaignId, key)
+  if (earlier) return answerAs(earlier)
   try {
     const body = await command({
       idempotencyKey,
-      onCommit: (tx, response) => tx.idempotency.complete(campaignId, key, response).then(() => undefined),
+      onCommit: async (tx, response) => {
+        if (!(await tx.idempotency.record(campaignId, key, requestHash, response))) throw new KeyTaken()
+      },
     })
     return { body, replayed: false }
   } catch (error) {
-    await store.idempotency.release(campaignId, key)
+    // A duplicate committed first and this command rolled back: on the key itself, or on what
+    // the duplicate changed (the decision it settled, say). Either way it answers as the first.
+    const first = await store.idempotency.find(campaignId, key).catch(() => null)
+    if (first) return answerAs(first)
+    if (error instanceof KeyTaken) return idempotent(store, principal, idempotencyKey, fingerprint, command)
     throw error
   }
 }

@@ -4,6 +4,7 @@ import { isDatabaseUnavailable } from '../../src/db/errors.js'
 import { createCampaign, createCharacter, PROBLEM } from '../helpers/api.js'
 import { buildTestApp } from '../helpers/build-app.js'
 import { freshDatabaseUrl, TEST_DATABASE_URL } from '../helpers/database.js'
+import { eventually } from '../helpers/webhook-receiver.js'
 
 /** Shaped like the errors seen when PostgreSQL was stopped under a running service. */
 const socketError = (code: string) =>
@@ -129,8 +130,15 @@ t.test(
   async (t) => {
     const db = await openDatabase({ url: await freshDatabaseUrl(t), dataDir: 'memory://' })
     t.teardown(() => db.close())
-    const terminate = (pid: number) =>
-      db.withSession((session) => session.query('SELECT pg_terminate_backend($1)', [pid]))
+    // pg_terminate_backend only signals the backend: wait until it has gone and closed the connection.
+    const terminate = async (pid: number) => {
+      await db.withSession((session) => session.query('SELECT pg_terminate_backend($1)', [pid]))
+      await eventually(
+        'the backend to exit',
+        () => db.withSession((session) => session.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])),
+        (rows) => rows.length === 0,
+      )
+    }
 
     // Between two statements the client sits idle in its transaction: nobody is listening to it
     // when the server ends the connection, which is what a PostgreSQL restart does.
@@ -138,7 +146,6 @@ t.test(
       .$transaction(async (tx) => {
         const [row] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`
         await terminate(row!.pid)
-        await new Promise((resolve) => setTimeout(resolve, 200))
         await tx.$queryRaw`SELECT 1`
       })
       .then(
@@ -153,7 +160,6 @@ t.test(
       .withSession(async (session) => {
         const [row] = await session.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')
         await terminate(row!.pid)
-        await new Promise((resolve) => setTimeout(resolve, 200))
         await session.query('SELECT 1')
       })
       .then(

@@ -1,10 +1,10 @@
 import t from 'tap'
 import { buildApp } from '../../src/app.js'
-import { loadConfig } from '../../src/config.js'
+import { testConfig } from '../helpers/config.js'
 
 t.test('the embedded database keeps its data across a restart', async (t) => {
   const dataDir = t.testdir()
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' })
+  const config = testConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' })
 
   const first = await buildApp(config, { logger: false })
   await first.ready()

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
+import { NO_LIMITS } from './config.js'
 
 const SERVER = fileURLToPath(new URL('../../src/server.ts', import.meta.url))
 
@@ -11,10 +12,10 @@ export interface ServerProcess {
   output(): string
 }
 
-/** `src/server.ts` in its own process on 127.0.0.1, configured only by the given environment. */
+/** `src/server.ts` in its own process on 127.0.0.1, configured only by the given environment (limits off unless it says). */
 export function startServer(port: number, env: Record<string, string>): ServerProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
-    env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...NO_LIMITS, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

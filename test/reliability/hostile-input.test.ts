@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import t from 'tap'
+import { MAX_JSON_DEPTH } from '../../src/plugins/app/json-body.js'
 import { bearer, createCampaign, createCharacter, mintPlayerKey } from '../helpers/api.js'
 import { buildTestApp } from '../helpers/build-app.js'
 import { act, created, provided } from '../helpers/commands.js'
@@ -136,12 +137,17 @@ const scalar = fc.oneof(
   fc.string({ maxLength: 12 }),
 )
 
+/** `depth` arrays or objects inside one another, as text (JSON.stringify would recurse). */
+const nesting = (depth: number, arrays: boolean, key = 'x') =>
+  arrays ? '['.repeat(depth) + ']'.repeat(depth) : `{"${key}":`.repeat(depth) + '1' + '}'.repeat(depth)
+
 /** Nested `depth` levels deep, in arrays or objects: up to a depth that fills most of the body limit. */
 const deep = fc
   .tuple(fc.integer({ min: 50, max: 100_000 }), fc.boolean(), fc.constantFrom('request', 'x'))
-  .map(([depth, arrays, key]) =>
-    arrays ? '['.repeat(depth) + ']'.repeat(depth) : `{"${key}":`.repeat(depth) + '1' + '}'.repeat(depth),
-  )
+  .map(([depth, arrays, key]) => nesting(depth, arrays, key))
+
+/** Stands in for a deep value in `mutate`, then is replaced by its text. */
+const DEEP_MARK = 'deep-nesting-goes-here'
 
 const value: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: scalar },
@@ -216,9 +222,17 @@ const body = (operation: Operation): fc.Arbitrary<Body> => {
         v !== null && typeof v === 'object' && !Array.isArray(v) ? null : 'not an object',
       ),
     ),
-    // Deep nesting, as the body or as its request.
+    // Deep nesting, as the body or as its request, or anywhere in the example (a sheet, settings).
     deep.map((nested) => json(nested, 'deep nesting')),
     deep.map((nested) => json(`{"request":${nested}}`, null)),
+    fc
+      .tuple(fc.array(fc.nat(), { maxLength: 4 }), fc.integer({ min: 1, max: 100_000 }), fc.boolean())
+      .map(([path, depth, arrays]) =>
+        json(
+          JSON.stringify(mutate(example, path, DEEP_MARK)).replace(`"${DEEP_MARK}"`, nesting(depth, arrays)),
+          depth > MAX_JSON_DEPTH ? 'deep nesting' : null,
+        ),
+      ),
     // Prototype pollution keys JSON.stringify cannot write.
     fc
       .constantFrom(...PROTO_KEYS)

@@ -7,8 +7,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { buildApp } from '../../src/app.js'
-import { loadConfig } from '../../src/config.js'
-import { NO_LIMITS } from '../helpers/build-app.js'
+import { testConfig } from '../helpers/config.js'
 import {
   checkHistory,
   injectClient,
@@ -20,7 +19,7 @@ import {
   setUpTable,
   type Answer,
 } from '../helpers/reliability.js'
-import { unusedPort } from '../helpers/webhook-receiver.js'
+import { eventually, unusedPort } from '../helpers/webhook-receiver.js'
 
 const run = promisify(execFile)
 const SCRIPT = fileURLToPath(new URL('../../scripts/throwaway-postgres.sh', import.meta.url))
@@ -67,9 +66,8 @@ t.test(
     t.teardown(() => run(SCRIPT, ['stop', dir]))
 
     const app = await buildApp(
-      loadConfig({
+      testConfig({
         DATABASE_URL: url,
-        ...NO_LIMITS,
         DATABASE_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS),
         LOG_LEVEL: 'silent',
       }),
@@ -137,12 +135,21 @@ t.test(
     phase = 'outage'
     await run(SCRIPT, ['halt', dir])
     await sleep(OUTAGE_MS)
+    // A loaded machine may answer few requests in that time: keep the outage until it shows.
+    await eventually(
+      'the outage to show in answers and in readiness',
+      async () => ({
+        answered: samples.some((sample) => sample.phase === 'outage' && sample.status === 503),
+        probed: readiness.some((probe) => probe.phase === 'outage' && probe.status === 503),
+      }),
+      ({ answered, probed }) => answered && probed,
+    )
     await run(SCRIPT, ['resume', dir, String(port)])
     const resumedAt = Date.now()
     phase = 'after'
     // Green again, then a while of normal traffic.
     while (!readiness.some((probe) => probe.phase === 'after' && probe.status === 200)) {
-      if (Date.now() - resumedAt > 30_000) break
+      if (Date.now() - resumedAt > 120_000) break
       await sleep(50)
     }
     const greenAfterMs = Date.now() - resumedAt
@@ -182,8 +189,9 @@ t.test(
       'each names the database (code DATABASE_UNAVAILABLE) and says when to retry (Retry-After)',
     )
     const outageMs = outage.filter((sample) => sample.status === 503).map((sample) => sample.ms)
+    // Bounded by the connect timeout, not by the transaction timeout (30 s) or TCP's: slack for a busy machine.
     t.ok(
-      Math.max(...outageMs) < CONNECT_TIMEOUT_MS + 1_000,
+      Math.max(...outageMs) < CONNECT_TIMEOUT_MS + 5_000,
       `503s came fast: ${outageMs.length} in ${(OUTAGE_MS / 1000).toFixed(1)} s, p50 ${percentile(outageMs, 50).toFixed(1)} ms, p99 ${percentile(outageMs, 99).toFixed(1)} ms, max ${Math.max(...outageMs).toFixed(1)} ms (connect timeout ${CONNECT_TIMEOUT_MS} ms)`,
     )
 

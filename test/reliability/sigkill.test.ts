@@ -1,5 +1,4 @@
 import t from 'tap'
-import { NO_LIMITS } from '../helpers/build-app.js'
 import { engine, freshDatabaseUrl } from '../helpers/database.js'
 import { checkHistory, httpClient, LONG, pool, rollPath, scale, setUpTable } from '../helpers/reliability.js'
 import { startServer, untilReady } from '../helpers/server-process.js'
@@ -15,7 +14,6 @@ t.test(
     const url = await freshDatabaseUrl(t)
     const env = {
       ...(url ? { DATABASE_URL: url } : { DATA_DIR: t.testdir() }),
-      ...NO_LIMITS,
       WEBHOOK_ALLOW_PRIVATE: 'true',
       WEBHOOK_RETRY_SCHEDULE: '0.1,0.2,0.5,1,1,1,1,1',
       WEBHOOK_POLL_INTERVAL_MS: '50',

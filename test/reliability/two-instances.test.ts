@@ -1,6 +1,5 @@
 import t from 'tap'
-import { loadConfig } from '../../src/config.js'
-import { NO_LIMITS } from '../helpers/build-app.js'
+import { testConfig } from '../helpers/config.js'
 import { freshDatabaseUrl, TEST_DATABASE_URL } from '../helpers/database.js'
 import {
   allEvents,
@@ -28,9 +27,8 @@ t.test(
   },
   async (t) => {
     const url = await freshDatabaseUrl(t)
-    const config = loadConfig({
+    const config = testConfig({
       DATABASE_URL: url!,
-      ...NO_LIMITS,
       ...FAST_WEBHOOKS,
       WEBHOOK_POLL_INTERVAL_MS: '20',
       LOG_LEVEL: 'debug',

@@ -319,3 +319,71 @@ t.test('hostile path parameters are 400, 404 or 414 as problem details, never 5x
   }
   t.same(await snapshot(ids), before, 'nothing was written')
 })
+
+/** `depth` objects (or arrays) inside one another, written as text: JSON.stringify would recurse. */
+const nested = (depth: number, arrays = false) =>
+  arrays ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)
+
+/** A free-form field (a sheet, settings, a request) of every kind of route holding `inner` levels. */
+function freeFormBodies(auth: Auth, ids: Ids, inner: number) {
+  return [
+    {
+      name: 'a stateless resolve route, without a key',
+      method: 'POST' as const,
+      url: '/v1/resolve/shock-meters/stress-check',
+      headers: {},
+      payload: `{"sheet":${nested(inner)},"request":{"meter":"violence","rank":1}}`,
+    },
+    {
+      name: 'a campaign settings update',
+      method: 'PATCH' as const,
+      url: `/v1/campaigns/${ids.campaignId}`,
+      headers: auth,
+      payload: `{"settings":${nested(inner)}}`,
+    },
+    {
+      name: 'a merge patch of a sheet',
+      method: 'PATCH' as const,
+      url: characterUrl(ids),
+      headers: auth,
+      payload: `{"sheet":${nested(inner)}}`,
+    },
+    {
+      name: 'a roll with an Idempotency-Key',
+      method: 'POST' as const,
+      url: `${characterUrl(ids)}/stress-check`,
+      headers: { ...auth, 'idempotency-key': `deep-${inner}` },
+      payload: `{"request":${nested(inner, true)}}`,
+    },
+  ]
+}
+
+t.test('a body nested 10,000 levels deep is 400 BODY_TOO_DEEP on every kind of route', async (t) => {
+  const { auth, ids } = await setUp(TARGETS[0]!)
+  const before = await snapshot(ids)
+  for (const { name, method, url, headers, payload } of freeFormBodies(auth, ids, 10_000)) {
+    const res = await app.inject({ method, url, headers: { ...headers, 'content-type': 'application/json' }, payload })
+    t.equal(res.statusCode, 400, `${name}: 400`)
+    t.match(res.headers['content-type'], PROBLEM, `${name}: as problem details`)
+    t.match(
+      res.json(),
+      { code: 'BODY_TOO_DEEP', detail: 'the JSON body is nested deeper than 64 levels' },
+      `${name}: the problem says why`,
+    )
+  }
+  t.same(await snapshot(ids), before, 'nothing was written')
+})
+
+t.test('a body 64 levels deep is judged by its schema and the rules, never 5xx; 65 levels is too deep', async (t) => {
+  const { auth, ids } = await setUp(TARGETS[0]!)
+  // The free-form field itself sits one level down, inside the body object.
+  for (const { name, method, url, headers, payload } of freeFormBodies(auth, ids, 63)) {
+    const res = await app.inject({ method, url, headers: { ...headers, 'content-type': 'application/json' }, payload })
+    t.ok(res.statusCode < 500, `${name}: ${res.statusCode}, not 5xx`)
+    t.not(res.json().code, 'BODY_TOO_DEEP', `${name}: not refused for its depth`)
+  }
+  for (const { name, method, url, headers, payload } of freeFormBodies(auth, ids, 64)) {
+    const res = await app.inject({ method, url, headers: { ...headers, 'content-type': 'application/json' }, payload })
+    t.equal(res.json().code, 'BODY_TOO_DEEP', `${name}: one level more is refused`)
+  }
+})

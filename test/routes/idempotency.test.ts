@@ -1,6 +1,8 @@
+import pg from 'pg'
 import t from 'tap'
 import { createCampaign, createCharacter, mintPlayerKey, PROBLEM, type TestCampaign } from '../helpers/api.js'
 import { buildTestApp } from '../helpers/build-app.js'
+import { engine, TEST_DATABASE_URL } from '../helpers/database.js'
 import {
   act,
   allEvents,
@@ -84,32 +86,89 @@ t.test('an Idempotency-Key that is empty or longer than 255 characters is 400', 
   t.equal(await rollsIn(campaign), 0, 'nothing was rolled')
 })
 
-t.test('five concurrent duplicates record exactly one event', async (t) => {
+t.test('five concurrent duplicates record exactly one event, and all five answer with it', async (t) => {
   const { campaign, ids } = await setUp()
   const key = { 'idempotency-key': 'burst' }
   const responses = await Promise.all(
     Array.from({ length: 5 }, () => act(app, campaign.auth, ids, 'reaction-roll', ROLL, key)),
   )
   const statuses = responses.map((res) => res.statusCode)
-  const originals = responses.filter((res) => res.statusCode === 201 && res.headers['idempotent-replayed'] === 'false')
-  t.equal(originals.length, 1, `exactly one request was carried out (${statuses.join(', ')})`)
+  t.same(statuses, [201, 201, 201, 201, 201], 'every duplicate waits for the first to commit, then answers 201')
+  const originals = responses.filter((res) => res.headers['idempotent-replayed'] === 'false')
+  t.equal(originals.length, 1, 'exactly one request was carried out')
   const eventId = originals[0]!.json().event.id
-  for (const res of responses) {
-    if (res.statusCode === 201) {
-      t.equal(res.json().event.id, eventId, 'a 201 answers the one event')
-    } else {
-      t.equal(res.statusCode, 409, 'any other answer is 409 (still in flight)')
-      t.match(res.headers['content-type'], PROBLEM, 'as problem details')
-      t.match((res.json() as Problem).detail, 'still being processed', 'the problem says to retry shortly')
-    }
-  }
+  for (const res of responses) t.equal(res.json().event.id, eventId, 'each answers the one event')
   t.equal(await rollsIn(campaign), 1, 'one roll in the history')
   const retry = await act(app, campaign.auth, ids, 'reaction-roll', ROLL, key)
   t.equal(retry.headers['idempotent-replayed'], 'true', 'a retry afterwards is a replay')
   t.equal(retry.json().event.id, eventId, 'of the same event')
 })
 
-t.test('a failed command releases its key, so a retry after fixing the cause is carried out', async (t) => {
+t.test('a key recorded by a transaction that never committed (a crash mid-command) is free at once', async (t) => {
+  const { campaign, ids } = await setUp()
+  const crash = new Error('the process died before its commit')
+  await t.rejects(
+    app.store.transaction(async (tx) => {
+      const recorded = await tx.idempotency.record(ids.campaignId, `${campaign.gmKey.id}:crashed`, 'another request', {
+        status: 201,
+        body: {},
+      })
+      t.ok(recorded, 'the dying command recorded its answer under the key')
+      throw crash
+    }),
+    crash,
+    'its transaction rolled back',
+  )
+  const retry = await act(app, campaign.auth, ids, 'reaction-roll', ROLL, { 'idempotency-key': 'crashed' })
+  t.equal(retry.statusCode, 201, 'the retry with the same key is carried out, not 409 or 422')
+  t.equal(retry.headers['idempotent-replayed'], 'false', 'as a first execution')
+  t.equal(await rollsIn(campaign), 1, 'one roll in the history')
+})
+
+t.test(
+  'a retry waiting on a duplicate whose database connection dies mid-transaction goes ahead at once',
+  { skip: engine === 'pglite' && 'PGlite has one connection, so no other can die holding the key' },
+  async (t) => {
+    const { campaign, ids } = await setUp()
+    const [database] = await app.db.withSession((session) =>
+      session.query<{ name: string }>('SELECT current_database() AS name'),
+    )
+    const url = new URL(TEST_DATABASE_URL!)
+    url.pathname = `/${database!.name}`
+    const dying = new pg.Client({ connectionString: url.toString() })
+    dying.on('error', () => {})
+    await dying.connect()
+    // Where the first request stands just before its commit: the character locked, the key recorded.
+    await dying.query('BEGIN')
+    await dying.query('SELECT 1 FROM characters WHERE id = $1 FOR UPDATE', [ids.characterId])
+    await dying.query(
+      `INSERT INTO idempotency_records (campaign_id, key, request_hash, state, response_status, response_body, expires_at)
+       VALUES ($1, $2, 'the first request', 'done', 201, '{}', now() + interval '1 day')`,
+      [ids.campaignId, `${campaign.gmKey.id}:dies`],
+    )
+
+    const retry = act(app, campaign.auth, ids, 'reaction-roll', ROLL, { 'idempotency-key': 'dies' })
+    const deadline = Date.now() + 60_000
+    for (;;) {
+      const { rows } = await dying.query<{ waiting: number }>(
+        `SELECT count(*)::int AS waiting FROM pg_stat_activity
+         WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      )
+      if (rows[0]!.waiting > 0) break
+      if (Date.now() > deadline) throw new Error('the retry never waited on the first request')
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    t.pass('the retry waits on the first request')
+
+    dying.connection.stream.destroy()
+    const res = await retry
+    t.equal(res.statusCode, 201, 'once the connection died, the retry is carried out, not 409 or 422')
+    t.equal(res.headers['idempotent-replayed'], 'false', 'as a first execution')
+    t.equal(await rollsIn(campaign), 1, 'one roll in the history')
+  },
+)
+
+t.test('a failed command leaves its key free, so a retry after fixing the cause is carried out', async (t) => {
   const { campaign, ids } = await setUp()
   // Agility d6 against pressure 6: a 4 is retrievable and stays pending.
   const pending = created(

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { loadConfig } from '../../src/config.js'
+import { testConfig } from '../helpers/config.js'
 import { freshDatabaseUrl, TEST_DATABASE_URL } from '../helpers/database.js'
 import { eventually, startReceiver } from '../helpers/webhook-receiver.js'
 import {
@@ -24,7 +24,7 @@ t.test(
   },
   async (t) => {
     const url = await freshDatabaseUrl(t)
-    const config = loadConfig({
+    const config = testConfig({
       DATABASE_URL: url!,
       ...FAST_WEBHOOKS,
       WEBHOOK_POLL_INTERVAL_MS: '20',

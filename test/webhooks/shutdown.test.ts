@@ -1,6 +1,6 @@
 import t from 'tap'
 import { buildApp } from '../../src/app.js'
-import { loadConfig } from '../../src/config.js'
+import { testConfig } from '../helpers/config.js'
 import { freshDatabaseUrl } from '../helpers/database.js'
 import { startReceiver } from '../helpers/webhook-receiver.js'
 import { allDeliveries, campaignWithCharacter, createWebhook, FAST_WEBHOOKS, newSession } from '../helpers/webhooks.js'
@@ -18,7 +18,7 @@ t.test('closing the app finishes and records the attempt in flight, and takes no
     onAnswered: () => answered++,
   })
 
-  const app = await buildApp(loadConfig(env), { logger: false })
+  const app = await buildApp(testConfig(env), { logger: false })
   t.teardown(() => app.close())
   await app.ready()
   const { campaign, auth, ids } = await campaignWithCharacter(app)
@@ -32,7 +32,7 @@ t.test('closing the app finishes and records the attempt in flight, and takes no
   t.equal(receiver.received.length, 1, 'and no new delivery was taken once closing began')
 
   // Look at the outbox from a fresh instance that does not dispatch.
-  const after = await buildApp(loadConfig({ ...env, WEBHOOK_DISPATCHER: 'off' }), { logger: false })
+  const after = await buildApp(testConfig({ ...env, WEBHOOK_DISPATCHER: 'off' }), { logger: false })
   t.teardown(() => after.close())
   await after.ready()
   const deliveries = await allDeliveries(after, campaign.id, auth, webhook.id)

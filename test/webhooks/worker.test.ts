@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { buildApp } from '../../src/app.js'
-import { loadConfig } from '../../src/config.js'
+import { NO_LIMITS, testConfig } from '../helpers/config.js'
 import { freshDatabaseUrl } from '../helpers/database.js'
 import { startReceiver } from '../helpers/webhook-receiver.js'
 import { allDeliveries, campaignWithCharacter, createWebhook, FAST_WEBHOOKS, newSession } from '../helpers/webhooks.js'
@@ -15,7 +15,7 @@ t.test('with WEBHOOK_DISPATCHER=off the service only queues; `npm run worker` de
   const env = { LOG_LEVEL: 'info', ...FAST_WEBHOOKS, ...(url ? { DATABASE_URL: url } : { DATA_DIR: t.testdir() }) }
   const receiver = await startReceiver(t)
 
-  const app = await buildApp(loadConfig({ ...env, WEBHOOK_DISPATCHER: 'off' }), { logger: false })
+  const app = await buildApp(testConfig({ ...env, WEBHOOK_DISPATCHER: 'off' }), { logger: false })
   t.teardown(() => app.close())
   await app.ready()
   const { campaign, auth, ids } = await campaignWithCharacter(app)
@@ -35,7 +35,7 @@ t.test('with WEBHOOK_DISPATCHER=off the service only queues; `npm run worker` de
   if (!url) await app.close()
 
   const worker = spawn(process.execPath, ['--import', 'tsx', WORKER], {
-    env: { PATH: process.env.PATH, ...env },
+    env: { PATH: process.env.PATH, ...NO_LIMITS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

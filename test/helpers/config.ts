@@ -1,0 +1,19 @@
+import { loadConfig, type Config } from '../../src/config.js'
+
+/**
+ * Rate limiting, load shedding and the start-up timeout are off in every app and server process
+ * a test starts, unless the test turns them on (test/reliability/limits.test.ts): a suite that
+ * fires thousands of requests from one key on a busy CI machine is not what they guard against,
+ * and a lagging event loop or a slow start there must not fail a test.
+ */
+export const NO_LIMITS = {
+  RATE_LIMIT_MAX: '0',
+  UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
+  UNDER_PRESSURE_MAX_HEAP_USED_BYTES: '0',
+  STARTUP_TIMEOUT_MS: '0',
+}
+
+/** The configuration of a test's app: limits off, then the given environment. Never process.env. */
+export function testConfig(env: Record<string, string>): Config {
+  return loadConfig({ ...NO_LIMITS, ...env })
+}
