@@ -1,8 +1,8 @@
 import t from 'tap'
 import { buildApp, type App } from '../../src/app.js'
-import { loadConfig } from '../../src/config.js'
 import { createCampaign, createCharacter, mintPlayerKey, PROBLEM, type Auth } from '../helpers/api.js'
-import { buildTestApp, NO_LIMITS } from '../helpers/build-app.js'
+import { buildTestApp } from '../helpers/build-app.js'
+import { testConfig } from '../helpers/config.js'
 import { act, created, type Ids } from '../helpers/commands.js'
 import { freshDatabaseUrl, TEST_DATABASE_URL } from '../helpers/database.js'
 
@@ -338,7 +338,7 @@ t.test(
   },
   async (t) => {
     const url = await freshDatabaseUrl(t)
-    const config = loadConfig({ DATABASE_URL: url!, DATA_DIR: 'memory://', LOG_LEVEL: 'silent', ...NO_LIMITS })
+    const config = testConfig({ DATABASE_URL: url!, DATA_DIR: 'memory://', LOG_LEVEL: 'silent' })
     const start = async () => {
       const instance = await buildApp(config, { logger: false })
       t.teardown(() => instance.close())
