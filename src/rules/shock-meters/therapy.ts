@@ -91,7 +91,7 @@ export const therapyAssistanceAction: RuleAction<ShockMetersSheet, TherapyAssist
   amends: CHECK_ACTIONS,
   summary: 'Immediate assistance from a therapist',
   description:
-    'Right after a failed stress check, a therapist with the Therapeutic feature rolls d100 against that identity. Fumble: the patient faces a Self check of rank 2–3. Matched failure: their relationship drops 5. Failure: nothing. Success: with the patient’s consent the failed notch becomes a hardened one. Matched success or critical: the failed notch is erased. When that notch was the fifth, the disorder its mental trauma brought goes with it.',
+    'Right after a failed stress check, a therapist with the Therapeutic feature rolls d100 against that identity. Fumble: the patient faces a Self check of rank 2–3. Matched failure: their relationship drops 5; if that brings it to 0%, `followUps` names the Isolation 4–5 check it calls for, for the GM to make. Failure: nothing. Success: with the patient’s consent the failed notch becomes a hardened one. Matched success or critical: the failed notch is erased. When that notch was the fifth, the disorder its mental trauma brought goes with it.',
   request: TherapyAssistanceRequestSchema,
   outcome: TherapyAssistanceOutcomeSchema,
   resolve(sheet, request, dice) {
