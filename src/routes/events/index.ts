@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { OutgoingHttpHeaders } from 'node:http'
 import Type from 'typebox'
 import { DiceRequestSchema } from '../../rules/dice.js'
 import { CampaignParams, IdempotencyHeaders, SeqCursor, Uuid } from '../../schemas/common.js'
@@ -117,6 +118,8 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
       reply.hijack()
       reply.raw.writeHead(200, {
+        // Headers the onRequest hooks set (CORS, rate limit) would be lost with the hijacked reply.
+        ...(reply.getHeaders() as OutgoingHttpHeaders),
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-cache, no-transform',
         connection: 'keep-alive',
