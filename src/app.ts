@@ -2,7 +2,7 @@ import AjvCompiler from '@fastify/ajv-compiler'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyServerOptions } from 'fastify'
 import { randomUUID } from 'node:crypto'
-import { trustProxy, type Config } from './config.js'
+import { corsOrigins, trustProxy, type Config } from './config.js'
 import { loggerOptions, OneLinePerRequest } from './logger.js'
 import auth from './plugins/app/auth.js'
 import database from './plugins/app/database.js'
@@ -12,6 +12,7 @@ import metrics from './plugins/app/metrics.js'
 import store from './plugins/app/store.js'
 import webhookDispatcher from './plugins/app/webhook-dispatcher.js'
 import problemDetails, { problemFor, sendProblem } from './plugins/app/problem-details.js'
+import crossOrigin from './plugins/external/cors.js'
 import rateLimits from './plugins/external/rate-limit.js'
 import openApi from './plugins/external/swagger.js'
 import loadShedding from './plugins/external/under-pressure.js'
@@ -97,6 +98,9 @@ export async function buildApp(config: Config, options: AppOptions = {}) {
 
   await app.register(problemDetails)
   await app.register(jsonBody)
+  // First of the onRequest hooks: a preflight is answered before any limit or key check, and a
+  // 503 or 429 still carries the CORS headers a browser needs to read it.
+  await app.register(crossOrigin, { origins: corsOrigins(config.CORS_ORIGINS) })
   // Both limits run as the first onRequest hooks, before a key is looked up in the database.
   await app.register(loadShedding, {
     maxEventLoopDelayMs: config.UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS,

@@ -21,6 +21,9 @@ const RETRY_SCHEDULE_PATTERN = '^\\s*\\d+(\\.\\d+)?(\\s*,\\s*\\d+(\\.\\d+)?)*\\s
 /** `false`, `true`, a number of proxy hops, or comma-separated proxy addresses/CIDRs. */
 const TRUST_PROXY_PATTERN = '^(false|true|\\d+|[0-9A-Fa-f.:/]+(\\s*,\\s*[0-9A-Fa-f.:/]+)*)$'
 
+/** `*`, or comma-separated origins (`scheme://host[:port]`, no path): `http://localhost:30000,https://vtt.example`. */
+const CORS_ORIGINS_PATTERN = '^\\s*(\\*|[a-z][a-z0-9+.-]*://[^\\s,/]+(\\s*,\\s*[a-z][a-z0-9+.-]*://[^\\s,/]+)*)\\s*$'
+
 /** Share of the V8 heap limit in use above which the instance sheds load, unless set. */
 export const HEAP_SHED_FRACTION = 0.75
 
@@ -73,6 +76,12 @@ export const ConfigSchema = Type.Object({
   CONNECTION_IDLE_TIMEOUT_MS: Type.Integer({ minimum: 20_000, maximum: 3_600_000, default: 60_000 }),
   /** Longest one start-up step may take; 0 waits as long as it takes. */
   STARTUP_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 60_000 }),
+  /**
+   * Web origins whose pages may call the API. `*` by default: keys travel in the Authorization
+   * header, never in cookies, so a page on another origin can do nothing a script with the key
+   * could not do anyway.
+   */
+  CORS_ORIGINS: Type.String({ pattern: CORS_ORIGINS_PATTERN, default: '*' }),
 })
 
 export type Config = Static<typeof ConfigSchema>
@@ -109,9 +118,17 @@ function describe(variable: string, message: string): string {
   if (variable === 'WEBHOOK_ALLOW_PRIVATE') return 'WEBHOOK_ALLOW_PRIVATE must be true or false'
   if (variable === 'TRUST_PROXY')
     return 'TRUST_PROXY must be false, true, a number of hops, or comma-separated proxy addresses'
+  if (variable === 'CORS_ORIGINS')
+    return 'CORS_ORIGINS must be * or comma-separated origins such as http://localhost:30000 (no path)'
   if (variable === 'WEBHOOK_RETRY_SCHEDULE')
     return 'WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds, e.g. 5,300,1800'
   return `${variable} ${message}`
+}
+
+/** The origins of CORS_ORIGINS, or `*` for any. */
+export function corsOrigins(value: string): '*' | string[] {
+  const origins = value.split(',').map((origin) => origin.trim())
+  return origins.includes('*') ? '*' : origins
 }
 
 /** Fastify's `trustProxy` from TRUST_PROXY: which `X-Forwarded-For` hops decide a client's address. */

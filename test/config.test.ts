@@ -2,7 +2,14 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { getHeapStatistics } from 'node:v8'
 import t from 'tap'
-import { ConfigError, defaultMaxHeapUsedBytes, HEAP_SHED_FRACTION, loadConfig, trustProxy } from '../src/config.js'
+import {
+  ConfigError,
+  corsOrigins,
+  defaultMaxHeapUsedBytes,
+  HEAP_SHED_FRACTION,
+  loadConfig,
+  trustProxy,
+} from '../src/config.js'
 
 t.test('defaults give a working configuration on the embedded database', async (t) => {
   const config = loadConfig({})
@@ -123,6 +130,15 @@ t.test('TRUST_PROXY reads as Fastify expects it', async (t) => {
   t.same(trustProxy('10.0.0.0/8, 192.168.1.1'), ['10.0.0.0/8', '192.168.1.1'], 'addresses and CIDRs')
 })
 
+t.test('CORS_ORIGINS allows any origin by default, or the listed origins', async (t) => {
+  t.equal(corsOrigins(loadConfig({}).CORS_ORIGINS), '*', 'any origin: keys are never cookies')
+  t.same(
+    corsOrigins(loadConfig({ CORS_ORIGINS: 'http://localhost:30000, https://vtt.example.com' }).CORS_ORIGINS),
+    ['http://localhost:30000', 'https://vtt.example.com'],
+    'a comma-separated list of origins',
+  )
+})
+
 t.test('an empty variable counts as unset', async (t) => {
   t.equal(loadConfig({ DATABASE_URL: '' }).DATABASE_URL, undefined)
 })
@@ -152,6 +168,8 @@ for (const [variable, value] of [
   ['KEEP_ALIVE_TIMEOUT_MS', '-5'],
   ['CONNECTION_IDLE_TIMEOUT_MS', '5000'],
   ['STARTUP_TIMEOUT_MS', '-1'],
+  ['CORS_ORIGINS', 'localhost:30000'],
+  ['CORS_ORIGINS', 'https://vtt.example.com/game'],
 ] as const) {
   t.test(`a bad ${variable} (${value}) is refused with a message naming ${variable}`, async (t) => {
     t.throws(() => loadConfig({ [variable]: value }), ConfigError, 'throws a ConfigError')

@@ -23,3 +23,9 @@ export function mintKey(role: KeyRole): MintedKey {
 export function hashKey(secret: string): string {
   return createHash('sha256').update(secret).digest('hex')
 }
+
+/** A stream ticket: as random as a key, told apart by its prefix; only the hash is stored. */
+export function mintTicket(): { secret: string; hash: string } {
+  const secret = `nrv_st_${randomBytes(32).toString('base64url')}`
+  return { secret, hash: hashKey(secret) }
+}

@@ -23,6 +23,13 @@ export interface UsableKey {
 /** Whether a key still opens its campaign, and if not, why. */
 export type KeyStanding = 'usable' | 'revoked' | 'closed'
 
+/** A usable key as the queries below read it: the campaign's columns beside the key's. */
+export type UsableKeyRow = Omit<UsableKey, 'campaign'> & { name: string; ruleset: string; settings: unknown }
+
+export function usableKey({ name, ruleset, settings, ...key }: UsableKeyRow): UsableKey {
+  return { ...key, characterIds: key.characterIds ?? [], campaign: { id: key.campaignId, name, ruleset, settings } }
+}
+
 export class ApiKeyRepository {
   constructor(private readonly db: Db) {}
 
@@ -32,16 +39,12 @@ export class ApiKeyRepository {
 
   /** Every authenticated request starts here: one indexed join, read as plain rows. */
   async findUsable(hash: string): Promise<UsableKey | null> {
-    const [row] = await this.db.$queryRaw<
-      (Omit<UsableKey, 'campaign'> & { name: string; ruleset: string; settings: unknown })[]
-    >`
+    const [row] = await this.db.$queryRaw<UsableKeyRow[]>`
       SELECT k."id", k."campaign_id" AS "campaignId", k."role", k."character_ids"::text[] AS "characterIds",
         c."name", c."ruleset", c."settings"
       FROM "api_keys" k JOIN "campaigns" c ON c."id" = k."campaign_id"
       WHERE k."hash" = ${hash} AND k."revoked_at" IS NULL AND c."deleted_at" IS NULL`
-    if (!row) return null
-    const { name, ruleset, settings, ...key } = row
-    return { ...key, characterIds: key.characterIds ?? [], campaign: { id: key.campaignId, name, ruleset, settings } }
+    return row ? usableKey(row) : null
   }
 
   /** Re-checked by every open event stream about once a second: one primary-key join. */

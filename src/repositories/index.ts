@@ -6,6 +6,7 @@ import type { Db } from './db.js'
 import { EventPageRepository } from './event-pages.js'
 import { EventRepository } from './events.js'
 import { IdempotencyRepository } from './idempotency.js'
+import { StreamTicketRepository } from './stream-tickets.js'
 import { WebhookRepository } from './webhooks.js'
 
 export interface Repositories {
@@ -14,6 +15,7 @@ export interface Repositories {
   characters: CharacterRepository
   events: EventRepository
   idempotency: IdempotencyRepository
+  streamTickets: StreamTicketRepository
   webhooks: WebhookRepository
 }
 
@@ -24,6 +26,7 @@ function repositoriesOn(db: Db): Repositories {
     characters: new CharacterRepository(db),
     events: new EventRepository(db),
     idempotency: new IdempotencyRepository(db),
+    streamTickets: new StreamTicketRepository(db),
     webhooks: new WebhookRepository(db),
   }
 }

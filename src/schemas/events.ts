@@ -104,3 +104,29 @@ export const CommandResultSchema = Type.Object(
   },
   { $id: 'CommandResult', additionalProperties: false },
 )
+
+export const StreamTicketSchema = Type.Object(
+  {
+    ticket: Type.String({
+      description:
+        'Opens one event stream, once, within its lifetime, as the key that minted it. Nerve keeps only its hash.',
+    }),
+    expiresAt: Timestamp('When the ticket stops opening a stream (60 s after it was minted).'),
+    url: Type.String({
+      format: 'uri',
+      description:
+        'The stream’s URL with the ticket in it: `new EventSource(url)`. Append `&after=<seq>` to resume, `&sheets=none` to leave the sheets out.',
+    }),
+  },
+  {
+    $id: 'StreamTicket',
+    additionalProperties: false,
+    examples: [
+      {
+        ticket: 'nrv_st_3q2-7wF0xYk9mB1cR5tL8vN4hJ6pD0sA2eG7uW9zQ1o',
+        expiresAt: '2026-12-04T18:30:45.000Z',
+        url: 'https://nerve.example.com/v1/campaigns/0193b5c2-6f10-7c2e-8a4b-5d9e3f1c2b80/events/stream?ticket=nrv_st_3q2-7wF0xYk9mB1cR5tL8vN4hJ6pD0sA2eG7uW9zQ1o',
+      },
+    ],
+  },
+)

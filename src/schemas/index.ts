@@ -13,7 +13,7 @@ import {
   UpdateCampaignSchema,
 } from './campaigns.js'
 import { CharacterListSchema, CharacterSchema, CreateCharacterSchema, PatchCharacterSchema } from './characters.js'
-import { CommandResultSchema, EventListSchema, EventSchema, ListedEventSchema } from './events.js'
+import { CommandResultSchema, EventListSchema, EventSchema, ListedEventSchema, StreamTicketSchema } from './events.js'
 import { LivenessSchema, ReadinessSchema } from './health.js'
 import { ProblemSchema } from './problem.js'
 import { FollowUpSchema, PendingDecisionSchema } from './resolution.js'
@@ -69,6 +69,7 @@ export const SHARED_SCHEMAS: TSchema[] = uniqueById([
   ListedEventSchema,
   EventListSchema,
   CommandResultSchema,
+  StreamTicketSchema,
   AuditReportSchema,
   WebhookEndpointSchema,
   CreatedWebhookEndpointSchema,

@@ -17,6 +17,8 @@ export interface Principal {
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access
+    /** The route also opens to `?ticket=`, a stream ticket minted by a key (the event stream only). */
+    streamTicket?: boolean
   }
   interface FastifyRequest {
     principal: Principal
@@ -54,14 +56,26 @@ export default fp<{ adminToken?: string | undefined }>(
         return
       }
 
-      if (token === undefined) {
+      const ticket = request.routeOptions.config.streamTicket
+        ? (request.query as { ticket?: string }).ticket
+        : undefined
+      const key =
+        ticket !== undefined
+          ? await app.store.streamTickets.consume(hashKey(ticket), new Date())
+          : token !== undefined
+            ? await app.store.apiKeys.findUsable(hashKey(token))
+            : undefined
+      if (key === undefined) {
         reply.header('www-authenticate', 'Bearer realm="nerve"')
         throw new UnauthorizedError('this route needs a campaign key: Authorization: Bearer <key>')
       }
-      const key = await app.store.apiKeys.findUsable(hashKey(token))
-      if (!key) {
+      if (key === null) {
         reply.header('www-authenticate', 'Bearer realm="nerve", error="invalid_token"')
-        throw new UnauthorizedError('the key is unknown or has been revoked')
+        throw new UnauthorizedError(
+          ticket === undefined
+            ? 'the key is unknown or has been revoked'
+            : 'the stream ticket is unknown, used, expired, or its key has been revoked: mint a new one',
+        )
       }
       // A key never learns whether another campaign exists: a foreign campaign is simply not found.
       const { campaignId } = request.params as { campaignId?: string }

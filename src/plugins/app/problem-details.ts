@@ -177,6 +177,8 @@ class RouteMethods {
   readonly #paths = new Map<string, { pattern: RegExp; methods: Set<string> }>()
 
   add(route: RouteOptions): void {
+    // The CORS preflight's catch-all `OPTIONS *` says nothing about which paths exist.
+    if (route.url === '*') return
     const known = this.#paths.get(route.url) ?? { pattern: pathPattern(route.url), methods: new Set<string>() }
     for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
       known.methods.add(method)

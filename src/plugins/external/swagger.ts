@@ -93,6 +93,13 @@ export default fp(
               description:
                 'A campaign key: the GM key returned when the campaign was created, or a player key it minted.',
             },
+            streamTicket: {
+              type: 'apiKey',
+              in: 'query',
+              name: 'ticket',
+              description:
+                'A single-use ticket, valid 60 s, minted by a key with `POST /v1/campaigns/{campaignId}/events/stream-tickets`. Accepted by the event stream only, for browsers’ `EventSource`.',
+            },
           },
         },
       },

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { OutgoingHttpHeaders } from 'node:http'
 import Type from 'typebox'
 import { DiceRequestSchema } from '../../rules/dice.js'
 import { CampaignParams, IdempotencyHeaders, SeqCursor, Uuid } from '../../schemas/common.js'
@@ -8,15 +9,18 @@ import {
   EventListSchema,
   EventSchema,
   SheetsOption,
+  StreamTicketSchema,
 } from '../../schemas/events.js'
 import { problems, ref } from '../../schemas/ref.js'
 import { settleDecision } from '../../services/commands.js'
 import { currentSeq, streamEvents } from '../../services/event-stream.js'
 import { getEvent, listEventsJson } from '../../services/history.js'
+import { mintStreamTicket } from '../../services/stream-tickets.js'
 import type { EventView } from '../../services/views.js'
 import { replyOnce } from '../command-reply.js'
 
 const security = [{ bearerAuth: [] }]
+const streamSecurity: Record<string, string[]>[] = [{ bearerAuth: [] }, { streamTicket: [] }]
 /** The data of a stream's last message, by its event name. */
 const endings = { revoked: { reason: 'key revoked' }, closed: { reason: 'campaign closed' } } as const
 const EventParams = Type.Object({ campaignId: Uuid('The campaign.'), eventId: Uuid('The event.') })
@@ -74,21 +78,54 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .send(await listEventsJson(app.store, request.principal, request.query)),
   )
 
+  app.post(
+    '/v1/campaigns/:campaignId/events/stream-tickets',
+    {
+      config: { access: 'member' },
+      schema: {
+        tags: ['History'],
+        operationId: 'mintStreamTicket',
+        summary: 'Mint a ticket to open the event stream from a browser',
+        description:
+          'A browser’s `EventSource` cannot send `Authorization`, and a key in a URL would end up in browser history and server logs. Mint a ticket with the key instead, then open `new EventSource(url)` with the `url` returned: the stream then runs as this key (a player key’s ticket sees what the player sees), and ends like the key’s own stream when the key is revoked or the campaign closed. A ticket opens **one** stream, **once**, within **60 s**: a second use, a late use, or a use after the key was revoked is 401. To reconnect, mint a new ticket and add `&after=<the last id received>`. No body.',
+        security,
+        params: CampaignParams,
+        response: {
+          201: ref(StreamTicketSchema, { description: 'The ticket and the stream URL that carries it.' }),
+          ...problems(401, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { ticket, expiresAt } = await mintStreamTicket(app.store, request.principal)
+      const path = `/v1/campaigns/${request.params.campaignId}/events/stream?ticket=${encodeURIComponent(ticket)}`
+      return reply.code(201).send({ ticket, expiresAt, url: `${request.protocol}://${request.host}${path}` })
+    },
+  )
+
   app.get(
     '/v1/campaigns/:campaignId/events/stream',
     {
-      config: { access: 'member' },
+      config: { access: 'member', streamTicket: true },
       schema: {
         tags: ['History'],
         operationId: 'streamEvents',
         summary: 'Follow new events live (Server-Sent Events)',
         description:
-          'A `text/event-stream` of the campaign’s events as they are recorded: each message has `id` = the event’s `seq`, `event` = its type and `data` = the event as JSON. Reconnect with `Last-Event-ID` (or `?after=`) to resume without a gap; without either, the stream starts with the next new event. Player keys see public events only, as players see them. When the key is revoked or the campaign closed, the stream sends within a second a last message, `event: revoked` or `event: closed` with data such as `{"reason":"key revoked"}` and no `id`, then ends; nothing recorded after the revocation is sent. Do not reconnect: the key now gets 401. `sheets=none` leaves `sheetBefore` and `sheetAfter` out of each message, as in the history. Swagger UI cannot display a stream: use `curl -N` or `EventSource`.',
-        security,
+          'A `text/event-stream` of the campaign’s events as they are recorded: each message has `id` = the event’s `seq`, `event` = its type and `data` = the event as JSON. Reconnect with `Last-Event-ID` (or `?after=`) to resume without a gap; without either, the stream starts with the next new event. Player keys see public events only, as players see them. When the key is revoked or the campaign closed, the stream sends within a second a last message, `event: revoked` or `event: closed` with data such as `{"reason":"key revoked"}` and no `id`, then ends; nothing recorded after the revocation is sent. Do not reconnect: the key now gets 401. `sheets=none` leaves `sheetBefore` and `sheetAfter` out of each message, as in the history. Swagger UI cannot display a stream: use `curl -N` or `EventSource`.\n\nIn a browser, `EventSource` cannot send the key: mint a stream ticket (`POST …/events/stream-tickets`) and open the `url` it returns, which carries `?ticket=`. A ticket is single-use and lives 60 s; a used, expired or revoked one is 401. The key itself is never accepted in the URL.',
+        security: streamSecurity,
         params: CampaignParams,
         querystring: Type.Object({
           after: Type.Optional(SeqCursor('Resume after this `seq`.')),
           sheets: Type.Optional(SheetsOption),
+          ticket: Type.Optional(
+            Type.String({
+              minLength: 1,
+              description:
+                'A stream ticket from `POST …/events/stream-tickets`, for browsers, whose `EventSource` cannot send `Authorization`. Used up by this request.',
+              examples: ['nrv_st_3q2-7wF0xYk9mB1cR5tL8vN4hJ6pD0sA2eG7uW9zQ1o'],
+            }),
+          ),
         }),
         headers: Type.Object({
           'last-event-id': Type.Optional(
@@ -117,6 +154,8 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
       reply.hijack()
       reply.raw.writeHead(200, {
+        // Headers the onRequest hooks set (CORS, rate limit) would be lost with the hijacked reply.
+        ...(reply.getHeaders() as OutgoingHttpHeaders),
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-cache, no-transform',
         connection: 'keep-alive',
