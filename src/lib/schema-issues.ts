@@ -61,15 +61,17 @@ function branchesOf(union: SchemaIssue, issues: readonly SchemaIssue[]): SchemaI
 /** The terms of a branch that refuses the value for its type or constant alone; none when the value fits its shape. */
 function termsOf(branch: SchemaIssue[], at: string): Term[] | undefined {
   const here = branch.filter((issue) => issue.instancePath === at)
-  const constant = here.find((issue) => issue.keyword === 'const')
-  if (constant) return [{ value: constant.params.allowedValue }]
-  const allowed = here.find((issue) => issue.keyword === 'enum')?.params.allowedValues
-  if (Array.isArray(allowed)) return allowed.map((value) => ({ value }))
-  const inner = here.find((issue) => issue.keyword === 'anyOf')
+  // A union within the branch is read whole, before the constants of its own branches.
+  const unions = here.filter((issue) => issue.keyword === 'anyOf')
+  const inner = unions.find((union) => !unions.some((outer) => inUnion(outer, union)))
   if (inner) {
     const terms = branchesOf(inner, branch).map((innerBranch) => termsOf(innerBranch, at))
     return terms.every((term) => term !== undefined) ? terms.flat() : undefined
   }
+  const constant = here.find((issue) => issue.keyword === 'const')
+  if (constant) return [{ value: constant.params.allowedValue }]
+  const allowed = here.find((issue) => issue.keyword === 'enum')?.params.allowedValues
+  if (Array.isArray(allowed)) return allowed.map((value) => ({ value }))
   const type = here.find((issue) => issue.keyword === 'type')?.params.type
   if (type === undefined) return undefined
   return type === 'null' ? [{ value: null }] : [{ type: String(type) }]
