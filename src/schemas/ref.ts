@@ -27,10 +27,10 @@ export function created<T extends TSchema>(
   return ref(schema, {
     description,
     headers: {
-      location: { type: 'string', description: `The URL of ${what}.` },
+      Location: { type: 'string', description: `The URL of ${what}.` },
       ...(replayable
         ? {
-            'idempotent-replayed': {
+            'Idempotent-Replayed': {
               type: 'string',
               description:
                 '`true` when this is the first answer again, for a retry with the same `Idempotency-Key`; `false` otherwise.',

@@ -141,5 +141,5 @@ t.test('the OpenAPI document gives every 201 a Location header', async (t) => {
     ),
   )
   t.ok(created201.length >= 10, `every kind of 201 is there (${created201.length})`)
-  for (const { name, response } of created201) t.ok(response.headers?.location, `${name} documents Location`)
+  for (const { name, response } of created201) t.ok(response.headers?.Location, `${name} documents Location`)
 })
