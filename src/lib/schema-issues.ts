@@ -13,6 +13,8 @@ export interface SchemaIssue {
 export interface FieldIssue {
   path: string
   detail: string
+  /** The field is missing: it is named below the object that lacks it. */
+  missing?: true
 }
 
 /** What a union branch wants instead of the value: a constant, or a type when the value has another. */
@@ -123,11 +125,11 @@ function explainOne(issue: SchemaIssue, value: unknown): FieldIssue[] {
   const { params } = issue
   if (issue.keyword === 'required') {
     const names = params.missingProperty ?? params.requiredProperties
-    return [names].flat().map((name) => ({ path: `${at}/${String(name)}`, detail: 'is required' }))
+    return [names].flat().map((name) => ({ path: `${at}/${token(name)}`, detail: 'is required', missing: true }))
   }
   if (issue.keyword === 'additionalProperties') {
     const names = params.additionalProperty ?? params.additionalProperties
-    return [names].flat().map((name) => ({ path: `${at}/${String(name)}`, detail: 'is not a known field' }))
+    return [names].flat().map((name) => ({ path: `${at}/${token(name)}`, detail: 'is not a known field' }))
   }
   // TypeBox also reports each unknown field as failing the `false` schema its name meets.
   if (issue.schemaPath.endsWith('/additionalProperties')) return [{ path: at, detail: 'is not a known field' }]
@@ -163,6 +165,11 @@ function show(value: unknown): string {
 
 function article(type: string): string {
   return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`
+}
+
+/** A property name as one JSON pointer token. */
+function token(name: unknown): string {
+  return String(name).replace(/~/g, '~0').replace(/\//g, '~1')
 }
 
 /** The part of `value` a JSON pointer names; undefined when there is none. */

@@ -70,9 +70,11 @@ function allErrors(schema: TSchema, value: unknown): SchemaIssue[] {
   }
 }
 
-// Errors come outermost first, with summaries at the parents; the deepest names the field.
+// Errors come outermost first, with summaries at the parents; the deepest names the field. A
+// missing field counts as deep as the object lacking it: a wrong value inside is the likelier fault.
 function deepest(issues: FieldIssue[]): FieldIssue | undefined {
-  return [...issues].sort((a, b) => depth(b.path) - depth(a.path))[0]
+  const level = (issue: FieldIssue) => depth(issue.path) - (issue.missing ? 1 : 0)
+  return [...issues].sort((a, b) => level(b) - level(a))[0]
 }
 
 function depth(path: string): number {

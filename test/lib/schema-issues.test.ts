@@ -7,11 +7,12 @@ import { explainIssues } from '../../src/lib/schema-issues.js'
 
 /** What TypeBox's errors for `value` come to once explained (every error, not its first eight). */
 function explain(schema: TSchema, value: unknown) {
+  const { maxErrors } = Settings.Get()
   Settings.Set({ maxErrors: 1000 })
   try {
     return explainIssues(Value.Errors(schema, value), value)
   } finally {
-    Settings.Reset()
+    Settings.Set({ maxErrors })
   }
 }
 
