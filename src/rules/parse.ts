@@ -1,16 +1,10 @@
 import type { Static, TSchema } from 'typebox'
 import { Compile, type Validator } from 'typebox/compile'
+import { Settings } from 'typebox/system'
 import { Value } from 'typebox/value'
+import { explainIssues, type FieldIssue, type SchemaIssue } from '../lib/schema-issues.js'
 import { cloneJson, compileDefaults, fillKeepsValid, type FillDefaults } from './defaults.js'
 import { RuleError } from './errors.js'
-
-interface SchemaError {
-  instancePath: string
-  schemaPath: string
-  keyword: string
-  message: string
-  params: { requiredProperties?: string[]; allowedValue?: unknown }
-}
 
 interface Parser {
   fillDefaults: FillDefaults
@@ -59,29 +53,30 @@ export function parseWith<T extends TSchema>(
   const { fillDefaults, validator } = parserOf(schema)
   const value = fillDefaults(cloneJson(input ?? {}))
   if (validator.Check(value)) return value as Static<T>
-  const errors = [...Value.Errors(schema, value)] as SchemaError[]
-  const first = deepest(errors)
+  const first = deepest(explainIssues(allErrors(schema, value), value))
   if (first === undefined) return value as Static<T>
-  const missing = first.keyword === 'required' ? first.params.requiredProperties?.[0] : undefined
-  const pointer = `${root}${first.instancePath}${missing === undefined ? '' : `/${missing}`}`
-  throw new RuleError(code, `${pointer.slice(1)} ${reason(first, errors, missing)}`, 'invalid', pointer)
+  const pointer = `${root}${first.path}`
+  throw new RuleError(code, `${pointer.slice(1)} ${first.detail}`, 'invalid', pointer)
 }
 
-// Errors come outermost first, with summaries at the parents; the deepest names the field.
-function deepest(errors: SchemaError[]): SchemaError | undefined {
-  return [...errors].sort((a, b) => depth(b.instancePath) - depth(a.instancePath))[0]
+/** Every error, not TypeBox's first few: a union's allowed values are read from the errors of all its branches. */
+function allErrors(schema: TSchema, value: unknown): SchemaIssue[] {
+  const { maxErrors } = Settings.Get()
+  Settings.Set({ maxErrors: Number.MAX_SAFE_INTEGER })
+  try {
+    return Value.Errors(schema, value)
+  } finally {
+    Settings.Set({ maxErrors })
+  }
+}
+
+// Errors come outermost first, with summaries at the parents; the deepest names the field. A
+// missing field counts as deep as the object lacking it: a wrong value inside is the likelier fault.
+function deepest(issues: FieldIssue[]): FieldIssue | undefined {
+  const level = (issue: FieldIssue) => depth(issue.path) - (issue.missing ? 1 : 0)
+  return [...issues].sort((a, b) => level(b) - level(a))[0]
 }
 
 function depth(path: string): number {
   return path === '' ? 0 : path.split('/').length
-}
-
-function reason(error: SchemaError, errors: SchemaError[], missing: string | undefined): string {
-  if (missing !== undefined) return 'is required'
-  if (error.schemaPath.endsWith('/additionalProperties')) return 'is not a known field'
-  if (error.schemaPath.endsWith('/propertyNames')) return `is not a valid name (${error.message})`
-  const allowed = errors
-    .filter((other) => other.instancePath === error.instancePath && other.keyword === 'const')
-    .map((other) => JSON.stringify(other.params.allowedValue))
-  return allowed.length > 0 ? `must be one of ${allowed.join(', ')}` : error.message
 }

@@ -5,10 +5,40 @@ import { PROBLEM_CONTENT_TYPE, type Problem } from './problem.js'
  * Refers to a schema registered with `app.addSchema`, keeping its static type. The OpenAPI
  * document then names it as a component (its `$id`) instead of repeating it inline.
  */
-export function ref<T extends TSchema>(schema: T, options: { description?: string } = {}) {
+export function ref<T extends TSchema>(
+  schema: T,
+  options: { description?: string; headers?: Record<string, { type: 'string'; description: string }> } = {},
+) {
   const id = (schema as { $id?: string }).$id
   if (!id) throw new Error('ref() needs a schema with an $id')
   return Type.Unsafe<Static<T>>({ $ref: `${id}#`, ...options })
+}
+
+/**
+ * A 201 response: the body `schema`, and a `Location` header with the URL of what was created
+ * (`what`). Commands that record an event also say whether the answer was replayed.
+ */
+export function created<T extends TSchema>(
+  schema: T,
+  description: string,
+  what: string,
+  { replayable = false }: { replayable?: boolean } = {},
+) {
+  return ref(schema, {
+    description,
+    headers: {
+      Location: { type: 'string', description: `The URL of ${what}.` },
+      ...(replayable
+        ? {
+            'Idempotent-Replayed': {
+              type: 'string',
+              description:
+                '`true` when this is the first answer again, for a retry with the same `Idempotency-Key`; `false` otherwise.',
+            },
+          }
+        : {}),
+    },
+  })
 }
 
 const REQUEST_ID = '0193b5c2-7d4e-7a51-9c3f-2e8d6b1a4f70'

@@ -2,7 +2,9 @@ import fc from 'fast-check'
 import t from 'tap'
 import Type, { type TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
+import { Settings } from 'typebox/system'
 import { Value } from 'typebox/value'
+import { explainIssues, type FieldIssue } from '../../src/lib/schema-issues.js'
 import { compileDefaults, fillKeepsValid } from '../../src/rules/defaults.js'
 import { DiceRequestSchema } from '../../src/rules/dice.js'
 import { RuleError } from '../../src/rules/errors.js'
@@ -325,26 +327,23 @@ function arbitrariesOf({ schema, seeds }: Case) {
 
 type Parsed = { value: unknown } | { error: { code: string; pointer: string | undefined } }
 
-interface SchemaError {
-  instancePath: string
-  keyword: string
-  params: { requiredProperties?: string[] }
-}
-
 const depth = (path: string): number => (path === '' ? 0 : path.split('/').length)
 
-/** What parseWith was before anything was compiled: TypeBox's walk, check, and deepest error. */
+/**
+ * What parseWith was before anything was compiled: TypeBox's walk and check, then every error
+ * explained, and the first of the deepest (a missing field as deep as the object lacking it).
+ */
 function interpreted(schema: TSchema, input: unknown, root: Root): Parsed {
   const value = Value.Default(schema, structuredClone(input ?? {}))
   if (Value.Check(schema, value)) return { value }
-  const errors = [...Value.Errors(schema, value)] as SchemaError[]
-  if (errors.length === 0) return { value }
-  // The first of the deepest errors: the parents' summaries come before the field at fault.
-  const first = errors.reduce((deepest, error) =>
-    depth(error.instancePath) > depth(deepest.instancePath) ? error : deepest,
-  )
-  const missing = first.keyword === 'required' ? first.params.requiredProperties?.[0] : undefined
-  return { error: { code: CODE, pointer: `${root}${first.instancePath}${missing === undefined ? '' : `/${missing}`}` } }
+  const { maxErrors } = Settings.Get()
+  Settings.Set({ maxErrors: Number.MAX_SAFE_INTEGER })
+  const issues = explainIssues(Value.Errors(schema, value), value)
+  Settings.Set({ maxErrors })
+  if (issues.length === 0) return { value }
+  const level = (issue: FieldIssue) => depth(issue.path) - (issue.missing ? 1 : 0)
+  const first = issues.reduce((deepest, issue) => (level(issue) > level(deepest) ? issue : deepest))
+  return { error: { code: CODE, pointer: `${root}${first.path}` } }
 }
 
 function parsed(schema: TSchema, input: unknown, root: Root): Parsed {

@@ -3,18 +3,12 @@ import fp from 'fastify-plugin'
 import { STATUS_CODES } from 'node:http'
 import { isDatabaseUnavailable } from '../../db/errors.js'
 import { InvalidFieldError } from '../../errors.js'
+import { explainIssues, type SchemaIssue } from '../../lib/schema-issues.js'
 import { RuleError } from '../../rules/errors.js'
 import { PROBLEM_CONTENT_TYPE, type Problem } from '../../schemas/problem.js'
 import { problems } from '../../schemas/ref.js'
 
 type FieldError = NonNullable<Problem['errors']>[number]
-
-interface ValidationIssue {
-  instancePath: string
-  message?: string
-  keyword: string
-  params: Record<string, unknown>
-}
 
 const PROBLEM_TYPE_PREFIX = 'urn:nerve:problem:'
 
@@ -23,21 +17,19 @@ function validationStatus(context: string | undefined): number {
   return context === 'body' ? 422 : 400
 }
 
-function fieldErrors(context: string, issues: readonly ValidationIssue[]): FieldError[] {
-  return issues.map((issue) => {
-    let pointer = `/${context}${issue.instancePath}`
-    let detail = issue.message ?? 'is invalid'
-    if (issue.keyword === 'required') {
-      pointer += `/${String(issue.params.missingProperty)}`
-      detail = 'is required'
-    } else if (issue.keyword === 'additionalProperties') {
-      pointer += `/${String(issue.params.additionalProperty)}`
-      detail = 'is not a known field'
-    } else if (issue.keyword === 'enum' && Array.isArray(issue.params.allowedValues)) {
-      detail = `must be one of ${issue.params.allowedValues.join(', ')}`
-    }
-    return { pointer, detail }
-  })
+/** What was checked in each validation context: the errors' pointers lead into it. */
+function checkedPart(request: FastifyRequest, context: string): unknown {
+  if (context === 'querystring') return request.query
+  if (context === 'params') return request.params
+  if (context === 'headers') return request.headers
+  return request.body
+}
+
+function fieldErrors(request: FastifyRequest, context: string, issues: readonly SchemaIssue[]): FieldError[] {
+  return explainIssues(issues, checkedPart(request, context)).map(({ path, detail }) => ({
+    pointer: `/${context}${path}`,
+    detail,
+  }))
 }
 
 function kebab(code: string): string {
@@ -57,7 +49,7 @@ export function problemFor(error: FastifyError | RuleError | InvalidFieldError, 
 
   if ('validation' in error && Array.isArray(error.validation)) {
     const context = error.validationContext ?? 'body'
-    const errors = fieldErrors(context, error.validation as ValidationIssue[])
+    const errors = fieldErrors(request, context, error.validation as SchemaIssue[])
     return {
       ...base,
       type: `${PROBLEM_TYPE_PREFIX}validation-failed`,

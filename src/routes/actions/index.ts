@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { RULE_SETS } from '../../rules/index.js'
 import { CharacterParams, IdempotencyHeaders } from '../../schemas/common.js'
 import { CommandResultSchema } from '../../schemas/events.js'
-import { problems, ref } from '../../schemas/ref.js'
+import { created, problems, ref } from '../../schemas/ref.js'
 import { commandBodySchema, pascalCase } from '../../schemas/resolution.js'
 import { performAction } from '../../services/commands.js'
 import { replyOnce } from '../command-reply.js'
@@ -34,7 +34,12 @@ const actionRoutes: FastifyPluginAsyncTypebox = async (app) => {
             headers: IdempotencyHeaders,
             body: ref(body),
             response: {
-              201: ref(CommandResultSchema, { description: 'The event recorded and the character after it.' }),
+              201: created(
+                CommandResultSchema,
+                'The event recorded and the character after it.',
+                'the event recorded',
+                { replayable: true },
+              ),
               ...problems(400, 401, 403, 404, 409, 422),
             },
           },

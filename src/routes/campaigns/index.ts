@@ -11,7 +11,7 @@ import {
   UpdateCampaignSchema,
 } from '../../schemas/campaigns.js'
 import { CampaignParams, Uuid } from '../../schemas/common.js'
-import { problems, ref } from '../../schemas/ref.js'
+import { created, problems, ref } from '../../schemas/ref.js'
 import {
   createCampaign,
   deleteCampaign,
@@ -21,6 +21,7 @@ import {
   revokeKey,
   updateCampaign,
 } from '../../services/campaigns.js'
+import { campaignUrl, keyUrl } from '../locations.js'
 
 const security = [{ bearerAuth: [] }]
 /** No credentials, or the admin token: which one depends on whether the operator set `ADMIN_TOKEN`. */
@@ -41,12 +42,15 @@ const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security: adminSecurity,
         body: ref(CreateCampaignSchema),
         response: {
-          201: ref(CreatedCampaignSchema, { description: 'The campaign and its GM key (shown once).' }),
+          201: created(CreatedCampaignSchema, 'The campaign and its GM key (shown once).', 'the campaign'),
           ...problems(400, 401, 422),
         },
       },
     },
-    async (request, reply) => reply.code(201).send(await createCampaign(app.store, request.body)),
+    async (request, reply) => {
+      const result = await createCampaign(app.store, request.body)
+      return reply.code(201).header('location', campaignUrl(result.campaign.id)).send(result)
+    },
   )
 
   app.get(
@@ -137,11 +141,16 @@ const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         params: CampaignParams,
         body: ref(MintKeySchema),
-        response: { 201: ref(MintedKeySchema), ...problems(400, 401, 403, 404, 422) },
+        response: {
+          201: created(MintedKeySchema, 'The key, shown this once.', 'the key (`DELETE` it to revoke it)'),
+          ...problems(400, 401, 403, 404, 422),
+        },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(await mintPlayerKey(app.store, request.params.campaignId, request.body)),
+    async (request, reply) => {
+      const key = await mintPlayerKey(app.store, request.params.campaignId, request.body)
+      return reply.code(201).header('location', keyUrl(request.params.campaignId, key.id)).send(key)
+    },
   )
 
   app.delete(

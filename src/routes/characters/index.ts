@@ -10,7 +10,7 @@ import {
 } from '../../schemas/characters.js'
 import { CampaignParams, CharacterParams, IdempotencyHeaders, Uuid } from '../../schemas/common.js'
 import { CommandResultSchema } from '../../schemas/events.js'
-import { problems, ref } from '../../schemas/ref.js'
+import { created, problems, ref } from '../../schemas/ref.js'
 import { auditCharacter } from '../../services/audit.js'
 import {
   archiveCharacter,
@@ -21,6 +21,7 @@ import {
 } from '../../services/characters.js'
 import { revertLatest } from '../../services/commands.js'
 import { replyOnce } from '../command-reply.js'
+import { characterUrl } from '../locations.js'
 
 const security = [{ bearerAuth: [] }]
 
@@ -42,14 +43,20 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
         headers: IdempotencyHeaders,
         body: ref(CreateCharacterSchema),
         response: {
-          201: ref(CommandResultSchema, { description: 'The event recorded and the character after it.' }),
+          201: created(CommandResultSchema, 'The event recorded and the character after it.', 'the character created', {
+            replayable: true,
+          }),
           ...problems(400, 401, 403, 404, 409, 422),
         },
       },
     },
     async (request, reply) => {
-      return replyOnce(request, reply, { route: 'create-character', body: request.body }, (options) =>
-        createCharacter(context, request.principal, request.body, options),
+      return replyOnce(
+        request,
+        reply,
+        { route: 'create-character', body: request.body },
+        (options) => createCharacter(context, request.principal, request.body, options),
+        ({ character }) => characterUrl(character.campaignId, character.id),
       )
     },
   )
@@ -169,7 +176,9 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
           { additionalProperties: false, examples: [{ eventId: '0193a5e2-7c1d-7000-8000-000000000001' }] },
         ),
         response: {
-          201: ref(CommandResultSchema, { description: 'The event recorded and the character after it.' }),
+          201: created(CommandResultSchema, 'The event recorded and the character after it.', 'the revert event', {
+            replayable: true,
+          }),
           ...problems(400, 401, 403, 404, 409, 422),
         },
       },

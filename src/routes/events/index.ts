@@ -11,7 +11,7 @@ import {
   SheetsOption,
   StreamTicketSchema,
 } from '../../schemas/events.js'
-import { problems, ref } from '../../schemas/ref.js'
+import { created, problems, ref } from '../../schemas/ref.js'
 import { settleDecision } from '../../services/commands.js'
 import { currentSeq, streamEvents } from '../../services/event-stream.js'
 import { getEvent, listEventsJson } from '../../services/history.js'
@@ -218,7 +218,14 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         headers: IdempotencyHeaders,
         body: ref(DecisionBodySchema),
         response: {
-          201: ref(CommandResultSchema, { description: 'The settlement event and the character after it.' }),
+          201: created(
+            CommandResultSchema,
+            'The settlement event and the character after it.',
+            'the settlement event',
+            {
+              replayable: true,
+            },
+          ),
           ...problems(400, 401, 403, 404, 409, 422),
         },
       },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import Type from 'typebox'
 import { CampaignParams } from '../../schemas/common.js'
-import { problems, ref } from '../../schemas/ref.js'
+import { created, problems, ref } from '../../schemas/ref.js'
 import {
   CreatedWebhookEndpointSchema,
   CreateWebhookEndpointSchema,
@@ -33,6 +33,7 @@ import {
   updateEndpoint,
   type WebhookContext,
 } from '../../services/webhooks.js'
+import { webhookUrl } from '../locations.js'
 
 const security = [{ bearerAuth: [] }]
 const tags = ['Webhooks']
@@ -62,12 +63,19 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
         params: CampaignParams,
         body: ref(CreateWebhookEndpointSchema),
         response: {
-          201: ref(CreatedWebhookEndpointSchema, { description: 'The endpoint and its signing secret (shown once).' }),
+          201: created(
+            CreatedWebhookEndpointSchema,
+            'The endpoint and its signing secret (shown once).',
+            'the endpoint',
+          ),
           ...problems(400, 401, 403, 404, 422),
         },
       },
     },
-    async (request, reply) => reply.code(201).send(await createEndpoint(context, request.principal, request.body)),
+    async (request, reply) => {
+      const endpoint = await createEndpoint(context, request.principal, request.body)
+      return reply.code(201).header('location', webhookUrl(endpoint.campaignId, endpoint.id)).send(endpoint)
+    },
   )
 
   app.get(
