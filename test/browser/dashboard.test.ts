@@ -230,7 +230,7 @@ t.test(
     )
 
     // A therapist's matched failure drops the relationship to 0%: Isolation 4–5 follows.
-    await post(
+    const therapy = await post(
       app,
       `/v1/campaigns/${shock.campaignId}/characters/${shock.characters['Lena Marsh']}/therapy-assistance`,
       { request: { identity: 'Trauma Nurse', rating: 55, relationship: 'Dr. Okafor' }, dice: provided(66) },
@@ -239,9 +239,10 @@ t.test(
     const make = page.getByRole('button', { name: 'Make the Isolation 4–5 check' })
     await make.waitFor()
     await make.click()
-    await page.locator('#feed li[data-type="stress-check"]').first().waitFor()
+    const followUp = page.locator(`#feed li[data-seq="${therapy.event.seq + 1}"]`)
+    await followUp.waitFor()
     t.match(
-      await page.locator('#feed li').first().textContent(),
+      await followUp.textContent(),
       /stress-check · Lena Marsh/,
       'the follow-up check is made and arrives in the feed',
     )

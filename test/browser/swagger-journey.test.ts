@@ -40,13 +40,15 @@ async function fillParameter(block: Locator, name: string, value: string): Promi
 async function authorize(page: Page, key: string, beforeApplying?: () => Promise<void>): Promise<void> {
   await page.locator('.auth-wrapper button.authorize').click()
   const modal = page.locator('.modal-ux')
+  // The bearer key's form; the stream-ticket scheme has its own beside it.
+  const bearer = modal.locator('form').filter({ hasText: 'bearerAuth' })
   const logout = modal.getByRole('button', { name: 'Remove authorization' })
   if (await logout.isVisible()) await logout.click()
-  await modal.locator('#auth-bearer-value').fill(key)
+  await bearer.locator('#auth-bearer-value').fill(key)
   await beforeApplying?.()
-  await modal.getByRole('button', { name: 'Apply credentials' }).click()
-  await modal.getByRole('button', { name: 'Remove authorization' }).waitFor()
-  await modal.getByRole('button', { name: 'Close' }).click()
+  await bearer.getByRole('button', { name: 'Apply credentials' }).click()
+  await bearer.getByRole('button', { name: 'Remove authorization' }).waitFor()
+  await modal.getByRole('button', { name: 'Close' }).first().click()
   await modal.waitFor({ state: 'detached' })
 }
 
