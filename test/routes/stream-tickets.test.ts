@@ -2,6 +2,7 @@ import t from 'tap'
 import { createCampaign, createCharacter, mintPlayerKey, PROBLEM, type Auth } from '../helpers/api.js'
 import { buildTestApp } from '../helpers/build-app.js'
 import { act, created, type Ids } from '../helpers/commands.js'
+import { Stream } from '../helpers/event-stream.js'
 
 // One app on a real socket for the file: a stream is read as a browser would, over HTTP.
 const app = await buildTestApp(t)
@@ -12,51 +13,6 @@ interface Ticket {
   ticket: string
   expiresAt: string
   url: string
-}
-
-/** An open event stream: its messages' data, one at a time, comments skipped. */
-class Stream {
-  readonly #reader: ReadableStreamDefaultReader<Uint8Array>
-  readonly #decoder = new TextDecoder()
-  #buffer = ''
-
-  constructor(
-    readonly response: Response,
-    private readonly controller: AbortController,
-  ) {
-    this.#reader = response.body!.getReader()
-  }
-
-  /** The data of the next message, waiting as long as the test's own timeout allows. */
-  async next(): Promise<{ id: string; visibility: string; reason?: string }> {
-    for (;;) {
-      const boundary = this.#buffer.indexOf('\n\n')
-      if (boundary >= 0) {
-        const block = this.#buffer.slice(0, boundary)
-        this.#buffer = this.#buffer.slice(boundary + 2)
-        const data = block.split('\n').find((line) => line.startsWith('data: '))
-        if (data) return JSON.parse(data.slice('data: '.length))
-        continue
-      }
-      const chunk = await this.#reader.read()
-      if (chunk.done) throw new Error(`the stream ended (buffer: ${this.#buffer})`)
-      this.#buffer += this.#decoder.decode(chunk.value, { stream: true })
-    }
-  }
-
-  /** Until the `: connected` comment: events recorded afterwards are surely seen live. */
-  async connected(): Promise<void> {
-    while (!this.#buffer.includes(': connected\n\n')) {
-      const chunk = await this.#reader.read()
-      if (chunk.done) throw new Error('the stream ended before it was connected')
-      this.#buffer += this.#decoder.decode(chunk.value, { stream: true })
-    }
-    this.#buffer = this.#buffer.replace(': connected\n\n', '')
-  }
-
-  close() {
-    this.controller.abort()
-  }
 }
 
 async function mint(campaignId: string, auth: Auth): Promise<Ticket> {
@@ -106,7 +62,7 @@ t.test('a ticket minted with a key opens the event stream without the key, once'
   t.equal(stream.response.headers.get('access-control-allow-origin'), '*', 'readable by a page on another origin')
   await stream.connected()
   const { event } = await roll()
-  t.equal((await stream.next()).id, event.id, 'a new roll arrives on the stream')
+  t.equal((await stream.next())?.data.id, event.id, 'a new roll arrives on the stream')
 
   const again = await fetch(minted.url)
   t.equal(again.status, 401, 'a ticket already used is 401')
@@ -156,7 +112,7 @@ t.test('a player’s ticket opens a stream that never carries GM-only events', a
   await stream.connected()
   const secret = await roll('gm')
   const visible = await roll('public')
-  const first = await stream.next()
+  const first = (await stream.next())!.data
   t.equal(first.id, visible.event.id, 'the first message is the public roll')
   t.not(first.id, secret.event.id, 'the GM-only roll never came')
   t.equal(first.visibility, 'public', 'a public event')

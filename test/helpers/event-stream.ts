@@ -1,0 +1,74 @@
+/** Reading `text/event-stream` answers over a real socket, as a browser does. */
+
+export interface Message {
+  id: number
+  event: string
+  /** An event, or the `reason` of a stream's last message. */
+  data: { id: string; seq: number; type: string; visibility: string; reason?: string }
+}
+
+/** An open `text/event-stream`: read messages one at a time, with a deadline. */
+export class Stream {
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array>
+  readonly #decoder = new TextDecoder()
+  #buffer = ''
+  #ended = false
+
+  constructor(
+    readonly response: Response,
+    private readonly controller: AbortController,
+  ) {
+    this.#reader = response.body!.getReader()
+  }
+
+  /**
+   * The next message (comments such as `: connected` skipped), or null when the stream ends
+   * first. The deadline only stops a test that would otherwise hang: a loaded CI machine may be slow.
+   */
+  async next(timeoutMs = 60_000): Promise<Message | null> {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const boundary = this.#buffer.indexOf('\n\n')
+      if (boundary >= 0) {
+        const block = this.#buffer.slice(0, boundary)
+        this.#buffer = this.#buffer.slice(boundary + 2)
+        const message = parse(block)
+        if (message) return message
+        continue
+      }
+      if (this.#ended) return null
+      const chunk = await Promise.race([
+        this.#reader.read(),
+        new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), Math.max(0, deadline - Date.now()))),
+      ])
+      if (chunk === 'timeout') throw new Error(`no message within ${timeoutMs} ms (buffer: ${this.#buffer})`)
+      if (chunk.done) this.#ended = true
+      else this.#buffer += this.#decoder.decode(chunk.value, { stream: true })
+    }
+  }
+
+  /** Waits for the `: connected` comment, so events recorded afterwards are surely seen live. */
+  async connected(): Promise<void> {
+    while (!this.#buffer.includes(': connected\n\n')) {
+      const chunk = await this.#reader.read()
+      if (chunk.done) throw new Error('the stream ended before it was connected')
+      this.#buffer += this.#decoder.decode(chunk.value, { stream: true })
+    }
+    this.#buffer = this.#buffer.replace(': connected\n\n', '')
+  }
+
+  close() {
+    this.controller.abort()
+  }
+}
+
+function parse(block: string): Message | null {
+  const fields: Record<string, string> = {}
+  for (const line of block.split('\n')) {
+    if (line.startsWith(':') || line === '') continue
+    const colon = line.indexOf(':')
+    fields[line.slice(0, colon)] = line.slice(colon + 1).trimStart()
+  }
+  if (fields.data === undefined) return null
+  return { id: Number(fields.id), event: fields.event ?? 'message', data: JSON.parse(fields.data) }
+}
