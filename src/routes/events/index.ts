@@ -91,7 +91,11 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         params: CampaignParams,
         response: {
-          201: ref(StreamTicketSchema, { description: 'The ticket and the stream URL that carries it.' }),
+          201: created(
+            StreamTicketSchema,
+            'The ticket and the stream URL that carries it.',
+            'the event stream this ticket opens (the same as `url`)',
+          ),
           ...problems(401, 404),
         },
       },
@@ -99,7 +103,8 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { ticket, expiresAt } = await mintStreamTicket(app.store, request.principal)
       const path = `/v1/campaigns/${request.params.campaignId}/events/stream?ticket=${encodeURIComponent(ticket)}`
-      return reply.code(201).send({ ticket, expiresAt, url: `${request.protocol}://${request.host}${path}` })
+      const url = `${request.protocol}://${request.host}${path}`
+      return reply.code(201).header('location', url).send({ ticket, expiresAt, url })
     },
   )
 
