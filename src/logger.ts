@@ -15,6 +15,13 @@ export const REDACTED_PATHS = [
   'token',
 ]
 
+/** On a terminal a request is one short line: its message already says method, URL, status and time. */
+const TERMINAL = {
+  translateTime: 'HH:MM:ss',
+  singleLine: true,
+  ignore: 'pid,hostname,reqId,req,res,responseTime',
+}
+
 export function loggerOptions(
   config: Pick<Config, 'LOG_LEVEL'>,
   pretty = process.stdout.isTTY,
@@ -22,7 +29,7 @@ export function loggerOptions(
   return {
     level: config.LOG_LEVEL,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l' } } } : {}),
+    ...(pretty ? { transport: { target: 'pino-pretty', options: TERMINAL } } : {}),
   }
 }
 
@@ -36,7 +43,8 @@ export class OneLinePerRequest extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const line = { req: request, res: reply, responseTime: reply.elapsedTime }
-    if (error) reply.log.error({ ...line, err: error }, 'request errored')
-    else reply.log.info(line, 'request completed')
+    const summary = `${request.method} ${request.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)} ms`
+    if (error) reply.log.error({ ...line, err: error }, `request errored: ${summary}`)
+    else reply.log.info(line, summary)
   }
 }

@@ -2,6 +2,7 @@ import './runtime-flags.js'
 import closeWithGrace from 'close-with-grace'
 import { buildApp } from './app.js'
 import { ConfigError, loadConfig } from './config.js'
+import { DataDirInUseError } from './db/pglite.js'
 
 let config
 try {
@@ -12,7 +13,14 @@ try {
   process.exit(1)
 }
 
-const app = await buildApp(config)
+let app
+try {
+  app = await buildApp(config)
+} catch (error) {
+  if (!(error instanceof DataDirInUseError)) throw error
+  process.stderr.write(`nerve: ${error.message}\n`)
+  process.exit(1)
+}
 
 // In-flight requests finish, then plugins close in reverse order (the database last).
 closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
@@ -22,7 +30,9 @@ closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
 })
 
 try {
-  await app.listen({ port: config.PORT, host: config.HOST })
+  const address = await app.listen({ port: config.PORT, host: config.HOST })
+  const base = address.replace(/\/\/(0\.0\.0\.0|\[::\])/, '//localhost')
+  app.log.info(`Nerve is ready: Swagger UI at ${base}/docs, the GM dashboard at ${base}/dashboard`)
 } catch (err) {
   app.log.fatal({ err }, 'could not start')
   process.exit(1)

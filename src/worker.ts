@@ -3,6 +3,7 @@ import closeWithGrace from 'close-with-grace'
 import { pino, type LoggerOptions } from 'pino'
 import { ConfigError, loadConfig } from './config.js'
 import { openDatabase } from './db/database.js'
+import { DataDirInUseError } from './db/pglite.js'
 import { migrate, readMigrations } from './db/migrate.js'
 import { loggerOptions } from './logger.js'
 import { createStore } from './repositories/index.js'
@@ -26,6 +27,10 @@ const db = await openDatabase({
   dataDir: config.DATA_DIR,
   poolSize: config.DATABASE_POOL_SIZE,
   connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+}).catch((error: unknown) => {
+  if (!(error instanceof DataDirInUseError)) throw error
+  process.stderr.write(`nerve worker: ${error.message}\n`)
+  process.exit(1)
 })
 try {
   const applied = await db.withSession(async (session) => migrate(session, await readMigrations()))

@@ -1,6 +1,7 @@
 import t from 'tap'
 import pino from 'pino'
 import { Writable } from 'node:stream'
+import pretty from 'pino-pretty'
 import { loggerOptions } from '../src/logger.js'
 import { buildTestApp } from './helpers/build-app.js'
 
@@ -52,7 +53,7 @@ t.test('the app logs one line per request, with the request, the status and the 
   t.match(
     logged[0],
     {
-      msg: 'request completed',
+      msg: /^GET \/v1\/rulesets 200 \d+ ms$/,
       req: { method: 'GET', url: '/v1/rulesets' },
       res: { statusCode: 200 },
       responseTime: Number,
@@ -60,4 +61,34 @@ t.test('the app logs one line per request, with the request, the status and the 
     'naming the method, URL, status and time',
   )
   t.notMatch(JSON.stringify(logged[0]), 'nrv_gm_secret', 'never the key')
+})
+
+t.test('on a terminal a request is one short line', async (t) => {
+  const { transport } = loggerOptions({ LOG_LEVEL: 'info' }, true) as { transport: { options: object } }
+  let printed = ''
+  const terminal = new Writable({
+    write(chunk, _encoding, done) {
+      printed += String(chunk)
+      done()
+    },
+  })
+  const app = await buildTestApp(
+    t,
+    {},
+    {
+      logger: {
+        ...PRODUCTION,
+        stream: pretty({ ...transport.options, colorize: false, destination: terminal, sync: true }),
+      },
+    },
+  )
+  const res = await app.inject({ url: '/v1/rulesets' })
+  const lines = printed.split('\n').filter((line) => line.includes('/v1/rulesets'))
+  t.equal(lines.length, 1, 'one line')
+  t.match(
+    lines[0],
+    /^\[\d\d:\d\d:\d\d\] INFO: GET \/v1\/rulesets 200 \d+ ms$/,
+    'time, level, method, URL, status, duration',
+  )
+  t.notMatch(lines[0], res.headers['x-request-id'] as string, 'without the request id')
 })

@@ -52,6 +52,11 @@ t.test('the server listens, serves, and shuts down gracefully on SIGTERM', async
   t.equal(ready.status, 200, 'ready on the embedded database')
   const docs = await fetch(`http://127.0.0.1:${port}/docs`)
   t.equal(docs.status, 200, 'Swagger UI is served at /docs')
+  t.match(
+    server.output(),
+    `Swagger UI at http://127.0.0.1:${port}/docs, the GM dashboard at http://127.0.0.1:${port}/dashboard`,
+    'the start-up log gives the URLs of Swagger UI and the dashboard',
+  )
 
   const inFlight = fetch(`http://127.0.0.1:${port}/docs/json`)
   server.child.kill('SIGTERM')
@@ -60,6 +65,33 @@ t.test('the server listens, serves, and shuts down gracefully on SIGTERM', async
   t.equal(code, 0, 'exits cleanly')
   t.match(server.output(), '"signal":"SIGTERM"', 'logs the shutdown')
 })
+
+t.test(
+  'a second instance on the same data folder stops at once and says why; a crashed one leaves it free',
+  async (t) => {
+    const dataDir = t.testdir()
+    const first = startServer({ PORT: String(await freePort()), DATA_DIR: dataDir })
+    t.teardown(() => first.child.kill('SIGKILL'))
+    await waitForListening(first)
+
+    const second = startServer({ PORT: String(await freePort()), DATA_DIR: dataDir })
+    const [code] = await second.exited
+    t.equal(code, 1, 'the second exits with status 1')
+    t.match(
+      second.output(),
+      `nerve: another Nerve (pid ${first.child.pid}) is already using ${dataDir}: stop it, or give this one its own DATA_DIR`,
+      'naming the running one and the way out',
+    )
+    t.equal(first.child.exitCode, null, 'the first keeps running')
+
+    first.child.kill('SIGKILL')
+    await first.exited
+    const third = startServer({ PORT: String(await freePort()), DATA_DIR: dataDir })
+    t.teardown(() => third.child.kill('SIGKILL'))
+    await waitForListening(third)
+    t.match(third.output(), 'Server listening', 'after a crash the folder is free again')
+  },
+)
 
 t.test('logs are JSON with request ids and never show the Authorization header', async (t) => {
   const port = await freePort()

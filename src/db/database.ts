@@ -1,9 +1,8 @@
-import { mkdir } from 'node:fs/promises'
-import { PGlite } from '@electric-sql/pglite'
 import { PrismaPg } from '@prisma/adapter-pg'
 import pg from 'pg'
 import { PrismaPGlite } from 'pglite-prisma-adapter'
 import { PrismaClient } from '../generated/prisma/client.js'
+import { openEmbedded } from './pglite.js'
 
 /** One connection held for a while: what migrations need to keep their advisory lock. */
 export interface SqlSession {
@@ -96,8 +95,7 @@ function openPostgres(connectionString: string, max: number, connectTimeoutMs: n
 }
 
 async function openPGlite(dataDir: string): Promise<Database> {
-  if (!dataDir.includes('://')) await mkdir(dataDir, { recursive: true })
-  const pglite = await PGlite.create(dataDir)
+  const { pglite, release } = await openEmbedded(dataDir)
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) })
   return {
     engine: 'pglite',
@@ -112,6 +110,7 @@ async function openPGlite(dataDir: string): Promise<Database> {
     async close() {
       await prisma.$disconnect()
       await pglite.close()
+      await release()
     },
   }
 }

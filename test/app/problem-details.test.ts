@@ -32,7 +32,8 @@ t.test('a known path asked with a method it does not answer is 405 naming the me
     { method: 'PATCH', url: '/v1/resolve/shock-meters/stress-check', allow: 'POST' },
   ] as const
   for (const { method, url, allow } of cases) {
-    const res = await app.inject({ method, url })
+    // light-my-request's method type leaves out TRACE, which it sends as any other method.
+    const res = await app.inject({ method: method as 'PUT', url })
     t.equal(res.statusCode, 405, `${method} ${url} is 405 (got ${res.statusCode}: ${res.body.slice(0, 200)})`)
     t.equal(res.headers.allow, allow, `${method} ${url}: Allow lists what the path answers, HEAD with GET`)
     t.match(res.headers['content-type'], PROBLEM, `${method} ${url}: as problem+json`)
@@ -52,7 +53,7 @@ t.test('an unknown path stays 404 whatever the method, and OPTIONS keeps its 404
     { method: 'GET', url: '/v1/campaigns/a/b/c/d' },
     { method: 'OPTIONS', url: '/v1/campaigns' },
   ] as const) {
-    const res = await app.inject({ method, url })
+    const res = await app.inject({ method: method as 'PUT', url })
     t.equal(res.statusCode, 404, `${method} ${url} is 404`)
     t.equal(res.headers.allow, undefined, `${method} ${url} has no Allow header`)
     t.match(res.json(), { code: 'ROUTE_NOT_FOUND' }, `${method} ${url}: the problem says no route`)

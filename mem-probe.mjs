@@ -1,0 +1,13 @@
+const mu = (l) => { const m = process.memoryUsage(); console.log(l, 'rss', m.rss>>20, 'heap', m.heapUsed>>20, 'ext', m.external>>20, 'ab', m.arrayBuffers>>20) }
+mu('start')
+const { loadConfig } = await import('./dist/config.js')
+const { buildApp } = await import('./dist/app.js')
+mu('imported')
+const app = await buildApp(loadConfig())
+mu('built')
+await app.ready()
+mu('ready')
+await app.inject('/docs/json'); await app.inject('/v1/rulesets')
+mu('served')
+globalThis.gc?.(); mu('gc')
+await app.close()
