@@ -17,6 +17,10 @@ const eventFields = {
   seq: Type.Integer({ description: 'Position in the campaign’s history: 1, 2, 3… with no gaps.' }),
   campaignId: Uuid('The campaign.'),
   characterId: Type.Union([Uuid('The character the event is about.'), Type.Null()]),
+  characterName: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'The character’s name when the event was recorded, so a message can name them without another request. The history is append-only: a later rename does not change it (the renaming edit itself carries the new name).',
+  }),
   type: Type.String({
     description:
       'What happened: an action name (`stress-check`…), `character.created`, `character.updated`, `character.archived` or `revert`.',

@@ -70,6 +70,11 @@ export function characterView(
 
 /** The JSON an event's payload column holds. */
 export interface EventPayload {
+  /**
+   * The character's name when the event was recorded, written by `EventRepository.record`
+   * (events recorded before names were kept got theirs from migration 20261205000000).
+   */
+  characterName?: string | null
   request: Record<string, unknown> | null
   dice: { sides: number; face: number; purpose: string; source: 'server' | 'seeded' | 'provided' }[]
   outcome: Record<string, unknown> | null
@@ -95,6 +100,7 @@ export function eventView(event: RollEvent, audience: Audience) {
     seq: Number(event.seq),
     campaignId: event.campaignId,
     characterId: event.characterId,
+    characterName: payload.characterName ?? null,
     type: event.type,
     ruleset: event.ruleset,
     visibility: event.visibility as 'public' | 'gm',
