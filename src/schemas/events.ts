@@ -1,7 +1,7 @@
 import Type from 'typebox'
 import { DieRollSchema } from '../rules/dice.js'
 import { FreeObject, PageLimit, SeqCursor, Timestamp, Uuid } from './common.js'
-import { FollowUpsSchema, PendingDecisionsSchema } from './resolution.js'
+import { FollowUpsSchema, PendingDecisionsSchema, UnusedFacesSchema } from './resolution.js'
 import { ref } from './ref.js'
 import { CharacterSchema } from './characters.js'
 
@@ -41,6 +41,7 @@ const eventFields = {
   ]),
   request: Type.Union([FreeObject('The request as resolved.'), Type.Null()]),
   dice: Type.Array(ref(DieRollSchema), { description: 'Every die rolled, in order.' }),
+  unusedFaces: UnusedFacesSchema,
   outcome: Type.Union([FreeObject('What the rules decided.'), Type.Null()]),
   summary: Type.String({ description: 'One line a GM can read out.' }),
   pending: PendingDecisionsSchema,

@@ -77,6 +77,8 @@ export interface EventPayload {
   characterName?: string | null
   request: Record<string, unknown> | null
   dice: { sides: number; face: number; purpose: string; source: 'server' | 'seeded' | 'provided' }[]
+  /** Provided faces the resolution did not use, in the order sent; absent from events recorded before they were kept. */
+  unusedFaces?: number[]
   outcome: Record<string, unknown> | null
   summary: string
   /** Every decision left open; events written before decisions were listed hold one, or null. */
@@ -109,6 +111,7 @@ export function eventView(event: RollEvent, audience: Audience) {
     causationId: event.causationId,
     request: payload.request,
     dice: payload.dice,
+    unusedFaces: payload.unusedFaces ?? [],
     outcome: payload.outcome,
     summary: payload.summary,
     pending: routed(event.campaignId, event.characterId, pendingList(shown ? shown.pending : payload.pending)),

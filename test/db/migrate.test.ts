@@ -136,6 +136,7 @@ t.test(`[${engine}] the event listing is rendered for events written before its 
       occurredAt: '2026-11-30T12:34:56.789Z',
       causationId: null,
       ...listed,
+      unusedFaces: [],
       pending: [],
       followUps: [],
     },
@@ -147,7 +148,7 @@ t.test(`[${engine}] events written before names were kept get the name their cha
   const db = await fresh(t)
   const dir = t.testdir()
   await cp(MIGRATIONS_DIR, dir, { recursive: true })
-  const names = '20261205000000_event_character_name'
+  const names = '20261205000000_event_names_unused_faces'
   const migrations = await readMigrations(dir)
   await db.withSession((session) =>
     migrate(

@@ -12,6 +12,10 @@
 -- This backfill is the one change ever made to recorded events: it adds a key the event did not
 -- have and alters nothing it said. The append-only trigger is set aside for it inside this
 -- migration's transaction (other sessions never see it disabled) and restored before commit.
+-- The listing also shows `unusedFaces`: provided faces a resolution did not use (a VTT that
+-- rolled before it knew the check would be avoided), `[]` for events recorded before they were
+-- kept, as the API's event view shows them.
+--
 -- The listing columns are generated: they are dropped first, so the backfill does not render
 -- each listing twice, and added again around the new function.
 
@@ -45,12 +49,13 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
         'type', "type", 'ruleset', "ruleset", 'visibility', "visibility", 'actor', "actor",
         'occurredAt', to_char("occurred_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
         'causationId', "causation_id", 'request', p."request", 'dice', p."dice",
+        'unusedFaces', coalesce(p."unusedFaces", '[]'::jsonb),
         'outcome', p."outcome", 'summary', p."summary",
         'pending', "roll_event_routed"("campaign_id", "character_id", p."pending"),
         'followUps', "roll_event_routed"("campaign_id", "character_id", p."followUps")
     )::text
-    FROM jsonb_to_record("payload") AS p("characterName" TEXT, "request" JSONB, "dice" JSONB, "outcome" JSONB,
-        "summary" TEXT, "pending" JSONB, "followUps" JSONB)
+    FROM jsonb_to_record("payload") AS p("characterName" TEXT, "request" JSONB, "dice" JSONB, "unusedFaces" JSONB,
+        "outcome" JSONB, "summary" TEXT, "pending" JSONB, "followUps" JSONB)
 $$;
 
 ALTER TABLE "roll_events" ADD COLUMN "listing" TEXT NOT NULL GENERATED ALWAYS AS (
