@@ -67,7 +67,9 @@ export class EventRepository {
    * The sheet travels once: the stored payload's `sheetAfter` is the saved row's new sheet
    * (`change.sheet`) and its `sheetBefore` the row's sheet until now, which the caller read
    * under the lock — or null when the payload's is null (a creation). Only the payload's
-   * other, small parts are sent; the stored payload has the same keys as `event.payload`.
+   * other, small parts are sent; the stored payload has the same keys as `event.payload`, and
+   * `characterName`: the saved row's name, so the event names the character as it was called
+   * when the event was recorded (a rename's own event, the new name).
    */
   async record(event: NewEvent, change: CharacterChange): Promise<{ event: RollEvent; character: Character }> {
     const { sheetBefore, sheetAfter, ...parts } = event.payload
@@ -94,6 +96,7 @@ export class EventRepository {
         SELECT ${event.id}::uuid, next."id", next."last_seq", saved."id", ${event.type}, ${event.ruleset},
           ${event.visibility}, ${JSON.stringify(event.actor)}::jsonb,
           ${JSON.stringify(parts)}::jsonb || jsonb_build_object(
+            'characterName', saved."name",
             'sheetBefore', CASE WHEN ${sheetBefore !== null}::boolean THEN saved."sheet_before" END,
             'sheetAfter', saved."sheet"),
           ${event.causationId}::uuid, ${event.idempotencyKey}
@@ -116,7 +119,7 @@ export class EventRepository {
       event: {
         ...event,
         actor: event.actor as unknown as RollEvent['actor'],
-        payload: event.payload as RollEvent['payload'],
+        payload: { ...event.payload, characterName: row.name } as RollEvent['payload'],
         seq: row.seq,
         occurredAt: row.occurredAt,
       },

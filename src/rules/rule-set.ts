@@ -1,5 +1,5 @@
 import type { TSchema } from 'typebox'
-import { createDice, type Dice, type DiceRequest, type DiceRoller, type DieRoll } from './dice.js'
+import { createDice, type Dice, type DiceRequest, type DiceRoller, type DieRoll, type SurplusFaces } from './dice.js'
 
 /** Who may perform an action on a character: its player (or the GM), or the GM alone. */
 export type ActionActor = 'player' | 'gm'
@@ -36,6 +36,8 @@ export interface Resolution<Sheet> {
 
 export interface Resolved<Sheet> extends Resolution<Sheet> {
   dice: DieRoll[]
+  /** Provided faces after the last one used (a d100 sent for a check that was avoided), in the order sent. */
+  unusedFaces: number[]
   /** What the sheet after waits for: always the rule set's `pendingOf`, so the event and the sheet agree. */
   pending: PendingDecision[]
   followUps: FollowUp[]
@@ -88,13 +90,17 @@ export interface RuleSet<Sheet = any, Settings = any> {
   actions: readonly RuleAction<Sheet, any, Settings>[]
 }
 
-/** Runs one action with a fresh dice source and returns the outcome with every die rolled. */
+/**
+ * Runs one action with a fresh dice source and returns the outcome with every die rolled.
+ * Provided faces it does not use are returned as `unusedFaces`; a replay of recorded dice,
+ * which must match exactly, passes `surplus: 'refuse'`.
+ */
 export function resolveAction<Sheet, Settings>(
   ruleSet: RuleSet<Sheet, Settings>,
   action: RuleAction<Sheet, unknown, Settings>,
-  input: { sheet: unknown; request: unknown; dice?: DiceRequest; settings?: unknown },
+  input: { sheet: unknown; request: unknown; dice?: DiceRequest; settings?: unknown; surplus?: SurplusFaces },
 ): Resolved<Sheet> {
-  const dice = createDice(input.dice)
+  const dice = createDice(input.dice, { surplus: input.surplus ?? 'unused' })
   const settings = ruleSet.normalizeSettings(input.settings ?? {})
   return settle(ruleSet, action, ruleSet.normalizeSheet(input.sheet, settings), input.request, dice, settings)
 }
@@ -127,6 +133,7 @@ function settle<Sheet, Settings>(
   return {
     outcome: resolution.outcome,
     dice: rolled,
+    unusedFaces: dice.unusedFaces(),
     sheet: after,
     summary: resolution.summary,
     pending: ruleSet.pendingOf(after, settings),

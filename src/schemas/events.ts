@@ -1,7 +1,7 @@
 import Type from 'typebox'
 import { DieRollSchema } from '../rules/dice.js'
 import { FreeObject, PageLimit, SeqCursor, Timestamp, Uuid } from './common.js'
-import { FollowUpsSchema, PendingDecisionsSchema } from './resolution.js'
+import { FollowUpsSchema, PendingDecisionsSchema, UnusedFacesSchema } from './resolution.js'
 import { ref } from './ref.js'
 import { CharacterSchema } from './characters.js'
 
@@ -17,6 +17,10 @@ const eventFields = {
   seq: Type.Integer({ description: 'Position in the campaign’s history: 1, 2, 3… with no gaps.' }),
   campaignId: Uuid('The campaign.'),
   characterId: Type.Union([Uuid('The character the event is about.'), Type.Null()]),
+  characterName: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'The character’s name when the event was recorded, so a message can name them without another request. The history is append-only: a later rename does not change it (the renaming edit itself carries the new name).',
+  }),
   type: Type.String({
     description:
       'What happened: an action name (`stress-check`…), `character.created`, `character.updated`, `character.archived` or `revert`.',
@@ -37,6 +41,7 @@ const eventFields = {
   ]),
   request: Type.Union([FreeObject('The request as resolved.'), Type.Null()]),
   dice: Type.Array(ref(DieRollSchema), { description: 'Every die rolled, in order.' }),
+  unusedFaces: UnusedFacesSchema,
   outcome: Type.Union([FreeObject('What the rules decided.'), Type.Null()]),
   summary: Type.String({ description: 'One line a GM can read out.' }),
   pending: PendingDecisionsSchema,

@@ -22,6 +22,26 @@ export const ProblemSchema = Type.Object(
         { description: 'Every field at fault, for validation problems.' },
       ),
     ),
+    needed: Type.Optional(
+      Type.Array(
+        Type.Object({
+          count: Type.Integer({ minimum: 1, description: 'How many dice of this kind, one after another.' }),
+          sides: Type.Integer({ minimum: 2, description: 'Sides of each die.' }),
+          purpose: Type.String({ description: 'What they are rolled for, as recorded on the event’s dice.' }),
+          exploding: Type.Boolean({
+            description:
+              'One die that explodes: roll it, then another each time it shows its highest face, and send every face (`count` is 1).',
+          }),
+        }),
+        {
+          description:
+            'With `DICE_COUNT`: the dice still needed, in order, after the faces provided. Roll them and send the same request with their faces appended. Only dice needed whatever the missing faces show are listed; when what follows depends on them (the trauma row a d100 finds, a therapist’s fumble, an exploding die), the next answer names the rest.',
+        },
+      ),
+    ),
+    facesProvided: Type.Optional(
+      Type.Integer({ minimum: 0, description: 'With `DICE_COUNT`: how many faces the request provided.' }),
+    ),
   },
   {
     $id: 'Problem',

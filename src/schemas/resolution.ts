@@ -58,6 +58,11 @@ export const FollowUpSchema = Type.Object(
 const FOLLOW_UPS_DESCRIPTION = 'Rolls the result calls for by a trigger of the rules; empty when none.'
 export const FollowUpsSchema = Type.Array(ref(FollowUpSchema), { description: FOLLOW_UPS_DESCRIPTION })
 
+export const UnusedFacesSchema = Type.Array(Type.Integer({ minimum: 1, maximum: 100 }), {
+  description:
+    'Provided faces the resolution did not use, in the order sent (empty when every face was used): a VTT may roll before it knows what the rules will ask for, such as a d100 for a stress check that turns out to be avoided. They change nothing; `dice` holds every face used.',
+})
+
 /** `stress-check` → `StressCheck`, for component names and operation ids. */
 export function pascalCase(name: string): string {
   return name.replace(/(^|-)([a-z0-9])/g, (_match, _dash, letter: string) => letter.toUpperCase())
@@ -106,6 +111,7 @@ export function resolutionSchema(ruleSet: RuleSet, action: RuleAction, link: Lin
       dice: Type.Array(link(DieRollSchema), {
         description: 'Every die rolled, in order, with its purpose and source.',
       }),
+      unusedFaces: UnusedFacesSchema,
       sheet: link(ruleSet.sheet),
       summary: Type.String({ description: 'One line a GM can read out.' }),
       pending: Type.Array(link(PendingDecisionSchema), { description: PENDING_DESCRIPTION }),

@@ -58,6 +58,8 @@ export async function auditCharacter(store: Store, principal: Principal, charact
         request: payload.request,
         dice: { source: 'provided', faces: payload.dice.map((die) => die.face) },
         settings: payload.settings,
+        // The recorded dice are exactly those used: a face left over means the rules now roll fewer.
+        surplus: 'refuse',
       })
       if (!same(replay.outcome, payload.outcome)) {
         divergence = at('re-resolving the roll with its recorded dice gives a different outcome')

@@ -214,10 +214,13 @@ async function perform(
           request: body.request,
           dice: { source: 'provided', faces: resolved.dice.map((die) => die.face) },
           settings,
+          // On the sheet players saw, the same dice or none: where they would not all be rolled there, the change is carried over.
+          surplus: 'refuse',
         }).sheet,
       payload: {
         request: body.request as Record<string, unknown>,
         dice: resolved.dice,
+        unusedFaces: resolved.unusedFaces,
         outcome: resolved.outcome,
         summary: resolved.summary,
         followUps: resolved.followUps,

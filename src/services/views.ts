@@ -70,8 +70,15 @@ export function characterView(
 
 /** The JSON an event's payload column holds. */
 export interface EventPayload {
+  /**
+   * The character's name when the event was recorded, written by `EventRepository.record`
+   * (events recorded before names were kept got theirs from migration 20261205000000).
+   */
+  characterName?: string | null
   request: Record<string, unknown> | null
   dice: { sides: number; face: number; purpose: string; source: 'server' | 'seeded' | 'provided' }[]
+  /** Provided faces the resolution did not use, in the order sent; absent from events recorded before they were kept. */
+  unusedFaces?: number[]
   outcome: Record<string, unknown> | null
   summary: string
   /** Every decision left open; events written before decisions were listed hold one, or null. */
@@ -95,6 +102,7 @@ export function eventView(event: RollEvent, audience: Audience) {
     seq: Number(event.seq),
     campaignId: event.campaignId,
     characterId: event.characterId,
+    characterName: payload.characterName ?? null,
     type: event.type,
     ruleset: event.ruleset,
     visibility: event.visibility as 'public' | 'gm',
@@ -103,6 +111,7 @@ export function eventView(event: RollEvent, audience: Audience) {
     causationId: event.causationId,
     request: payload.request,
     dice: payload.dice,
+    unusedFaces: payload.unusedFaces ?? [],
     outcome: payload.outcome,
     summary: payload.summary,
     pending: routed(event.campaignId, event.characterId, pendingList(shown ? shown.pending : payload.pending)),

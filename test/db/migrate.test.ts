@@ -128,6 +128,7 @@ t.test(`[${engine}] the event listing is rendered for events written before its 
       seq: 1,
       campaignId,
       characterId: null,
+      characterName: null,
       type: 'stress-check',
       ruleset: 'shock-meters',
       visibility: 'public',
@@ -135,9 +136,69 @@ t.test(`[${engine}] the event listing is rendered for events written before its 
       occurredAt: '2026-11-30T12:34:56.789Z',
       causationId: null,
       ...listed,
+      unusedFaces: [],
       pending: [],
       followUps: [],
     },
     'the existing event gets its listing, in the API’s keys and formats, without the sheets, its decision as a list',
   )
+})
+
+t.test(`[${engine}] events written before names were kept get the name their character had then`, async (t) => {
+  const db = await fresh(t)
+  const dir = t.testdir()
+  await cp(MIGRATIONS_DIR, dir, { recursive: true })
+  const names = '20261205000000_event_names_unused_faces'
+  const migrations = await readMigrations(dir)
+  await db.withSession((session) =>
+    migrate(
+      session,
+      migrations.filter((migration) => migration.name < names),
+    ),
+  )
+  const campaignId = '01930000-0000-7000-8000-0000000000c2'
+  const characterId = '01930000-0000-7000-8000-0000000000a2'
+  await db.prisma.campaign.create({ data: { id: campaignId, name: 'Old table', ruleset: 'shock-meters' } })
+  await db.prisma.character.create({
+    data: { id: characterId, campaignId, name: 'Vera "Doc" Okafor', sheet: {} },
+  })
+  const history = [
+    ['character.created', { name: 'Vera Okafor' }],
+    ['stress-check', { meter: 'violence', rank: 4 }],
+    ['character.updated', { sheet: {} }],
+    ['character.updated', { name: 'Vera "Doc" Okafor' }],
+    ['stress-check', { meter: 'self', rank: 2 }],
+  ] as const
+  for (const [index, [type, request]] of history.entries()) {
+    await db.prisma.rollEvent.create({
+      data: {
+        id: `01930000-0000-7000-8000-0000000000e${index}`,
+        campaignId,
+        seq: BigInt(index + 1),
+        characterId,
+        type,
+        ruleset: 'shock-meters',
+        actor: { role: 'gm', keyId: null },
+        payload: { request, dice: [], outcome: null, summary: type, pending: [], sheetBefore: null, sheetAfter: {} },
+      },
+    })
+  }
+  await db.withSession((session) => migrate(session, migrations))
+  const rows = await db.query<{ seq: number; name: string | null; listing: string }>(
+    `SELECT "seq"::integer AS "seq", "payload" ->> 'characterName' AS "name", "listing" FROM "roll_events" ORDER BY "seq"`,
+  )
+  t.same(
+    rows.map((row) => row.name),
+    ['Vera Okafor', 'Vera Okafor', 'Vera Okafor', 'Vera "Doc" Okafor', 'Vera "Doc" Okafor'],
+    'each event names the character as it was called then: the creation’s name until the rename, the new name after',
+  )
+  t.same(
+    rows.map((row) => JSON.parse(row.listing).characterName),
+    rows.map((row) => row.name),
+    'the stored listing shows the same name',
+  )
+  const error = await db
+    .query(`UPDATE "roll_events" SET "type" = 'edited' WHERE "campaign_id" = $1::uuid`, [campaignId])
+    .catch((e) => e)
+  t.match(String(error?.message), /append-only/, 'the history is append-only again after the backfill')
 })

@@ -88,15 +88,15 @@ t.test('an archived character takes no more actions: 409', async (t) => {
 
 t.test('provided dice that do not fit are 422 naming /body/dice/faces and record nothing', async (t) => {
   const { campaign, ids } = await setUp()
-  const tooMany = await act(app, campaign.auth, ids, 'stress-check', {
+  const tooFew = await act(app, campaign.auth, ids, 'stress-check', {
     request: { meter: 'violence', rank: 5 },
-    dice: provided(10, 20),
+    dice: provided(),
   })
-  t.equal(tooMany.statusCode, 422, 'a face too many is 422')
+  t.equal(tooFew.statusCode, 422, 'a missing face is 422')
   t.same(
-    ((tooMany.json() as Problem).errors ?? []).map((error) => error.pointer),
-    ['/body/dice/faces/1'],
-    'the unused face is named',
+    ((tooFew.json() as Problem).errors ?? []).map((error) => error.pointer),
+    ['/body/dice/faces/0'],
+    'the missing face is named',
   )
   const reaction = await setUp('reaction-rolls')
   const tooHigh = await act(app, reaction.campaign.auth, reaction.ids, 'reaction-roll', {
@@ -106,6 +106,14 @@ t.test('provided dice that do not fit are 422 naming /body/dice/faces and record
   t.equal(tooHigh.statusCode, 422, 'a 7 on a d6 is 422')
   t.match((tooHigh.json() as Problem).detail, 'between 1 and 6', 'the problem gives the die’s range')
   t.equal((await getCharacter(app, campaign.auth, ids)).version, 1, 'the character is untouched')
+  const tooMany = created(
+    await act(app, campaign.auth, ids, 'stress-check', {
+      request: { meter: 'violence', rank: 5, response: 'panic' },
+      dice: provided(10, 20),
+    }),
+    'a face too many',
+  )
+  t.same(tooMany.event.unusedFaces, [20], 'a face too many is recorded as unused (test/routes/provided-dice.test.ts)')
 })
 
 t.test('reverting the latest event restores the sheet exactly, derived values included', async (t) => {

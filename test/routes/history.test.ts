@@ -297,3 +297,45 @@ t.test('a GM-only roll is hidden from player keys and visible to the GM', async 
   })
   t.equal(gmOnlyByPlayer.statusCode, 403, 'a player key cannot make a GM-only roll')
 })
+
+t.test(
+  'events name their character as it was called when they were recorded; a rename does not rewrite them',
+  async (t) => {
+    const own = await createCampaign(app, 'shock-meters')
+    const { character, event: joined } = await createCharacter(app, own.campaign, own.auth, { name: 'Vera Okafor' })
+    const ids: Ids = { campaignId: own.campaign.id, characterId: character.id }
+    const player = await mintPlayerKey(app, own.campaign, own.auth, [character.id])
+    t.equal(joined.characterName, 'Vera Okafor', 'the creation names the character')
+
+    const held = created(
+      await act(app, own.auth, ids, 'stress-check', { request: { meter: 'violence', rank: 4 }, dice: provided(5) }),
+      'the stress check',
+    )
+    t.equal(held.event.characterName, 'Vera Okafor', 'the command answer names the character')
+    const renamed = await app.inject({
+      method: 'PATCH',
+      url: `/v1/campaigns/${ids.campaignId}/characters/${ids.characterId}`,
+      headers: own.auth,
+      payload: { name: 'Vera "Doc" Okafor' },
+    })
+    t.equal(renamed.statusCode, 200, `the rename is accepted: ${renamed.body}`)
+    t.equal(renamed.json().event.characterName, 'Vera "Doc" Okafor', 'the renaming edit carries the new name')
+
+    const expected = ['Vera Okafor', 'Vera Okafor', 'Vera "Doc" Okafor']
+    for (const [who, auth] of [
+      ['the GM', own.auth],
+      ['a player', player.auth],
+    ] as const) {
+      for (const sheets of ['full', 'none']) {
+        const listed = await allEvents(app, auth, ids.campaignId, { sheets })
+        t.same(
+          listed.map((event) => event.characterName),
+          expected,
+          `${who}'s history (sheets=${sheets}) keeps the name each event was recorded with`,
+        )
+      }
+    }
+    const one = await app.inject({ url: `/v1/campaigns/${ids.campaignId}/events/${held.event.id}`, headers: own.auth })
+    t.equal(one.json().characterName, 'Vera Okafor', 'one event read alone keeps its name after the rename')
+  },
+)

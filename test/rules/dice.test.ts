@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import t from 'tap'
-import { createDice, edgeOf, rollExploding, rollMany, rollWithEdge } from '../../src/rules/dice.js'
+import { createDice, DiceNeededError, edgeOf, rollExploding, rollMany, rollWithEdge } from '../../src/rules/dice.js'
 import { RuleError } from '../../src/rules/errors.js'
 
 const sidesArb = fc.constantFrom(2, 4, 6, 8, 10, 12, 20, 100)
@@ -95,19 +95,84 @@ t.test('provided dice: too few faces is DICE_COUNT naming the missing die', asyn
   t.equal(error.code, 'DICE_COUNT', 'the code says the count is wrong')
   t.equal(error.kind, 'invalid', 'a wrong count is invalid (422)')
   t.equal(error.pointer, '/dice/faces/1', 'the pointer names the missing face')
-  t.match(error.message, /die #2/, 'the message names the second die')
-  t.match(error.message, /d8/, 'the message names the die size')
-  t.match(error.message, /health-loss/, 'the message names what the die was for')
+  t.type(error, DiceNeededError, 'it says which dice are needed')
+  t.same(
+    (error as DiceNeededError).needed,
+    [{ count: 1, sides: 8, purpose: 'health-loss', exploding: false }],
+    'one d8',
+  )
+  t.equal((error as DiceNeededError).facesProvided, 1, 'after the one face provided')
+  t.match(error.message, /1 face was provided/, 'the message says how many faces came')
+  t.match(error.message, /1 d8 for health-loss/, 'the message names the die, its size and its purpose')
 })
 
-t.test('provided dice: too many faces is DICE_COUNT from finish()', async (t) => {
+t.test('provided dice: faces a resolution does not use are kept aside as unused, in the order sent', async (t) => {
   const dice = createDice({ source: 'provided', faces: [4, 5, 6] })
+  t.equal(dice.roll(6, 'only'), 4, 'the first face is used')
+  t.same(
+    dice.finish().map((roll) => roll.face),
+    [4],
+    'the record holds the face used',
+  )
+  t.same(dice.unusedFaces(), [5, 6], 'the two others are unused')
+  t.same(createDice({ source: 'seeded', seed: 's' }).unusedFaces(), [], 'other sources have none')
+})
+
+t.test('provided dice replayed exactly: too many faces is DICE_COUNT from finish()', async (t) => {
+  const dice = createDice({ source: 'provided', faces: [4, 5, 6] }, { surplus: 'refuse' })
   dice.roll(6, 'only')
   const error = catchRuleError(() => dice.finish())
   t.equal(error.code, 'DICE_COUNT', 'unused faces are refused')
   t.equal(error.kind, 'invalid', 'a wrong count is invalid (422)')
   t.equal(error.pointer, '/dice/faces/1', 'the pointer names the first unused face')
   t.match(error.message, /3 faces were provided/, 'the message says how many were sent')
+})
+
+t.test('provided dice: a group announced together is needed together, counted by kind', async (t) => {
+  const needed = (faces: number[], roll: (dice: ReturnType<typeof createDice>) => unknown) => {
+    const error = catchRuleError(() => roll(createDice({ source: 'provided', faces })))
+    t.type(error, DiceNeededError, `faces [${faces}]: DICE_COUNT with the dice needed`)
+    return [(error as DiceNeededError).needed, (error as DiceNeededError).facesProvided] as const
+  }
+  t.same(
+    needed([], (dice) => rollMany(dice, 3, 8, 'experience')),
+    [[{ count: 3, sides: 8, purpose: 'experience', exploding: false }], 0],
+    'three d8 asked for at once are all needed',
+  )
+  t.same(
+    needed([2], (dice) => rollMany(dice, 3, 8, 'experience')),
+    [[{ count: 2, sides: 8, purpose: 'experience', exploding: false }], 1],
+    'after one face, the two others',
+  )
+  t.same(
+    needed([], (dice) => rollWithEdge(dice, 10, 'advantage', 'reaction')),
+    [
+      [
+        { count: 1, sides: 10, purpose: 'reaction', exploding: false },
+        { count: 1, sides: 10, purpose: 'advantage', exploding: false },
+      ],
+      0,
+    ],
+    'advantage needs both dice',
+  )
+  t.same(
+    needed([6, 6], (dice) => rollExploding(dice, 6, 'health-loss')),
+    [[{ count: 1, sides: 6, purpose: 'health-loss', exploding: true }], 2],
+    'an exploding die that showed 6 twice needs one more, which may explode again',
+  )
+  t.same(
+    needed([9], (dice) => [dice.roll(100, 'defence'), dice.roll(100, 'defence')]),
+    [[{ count: 1, sides: 100, purpose: 'defence', exploding: false }], 1],
+    'an unannounced die is needed alone',
+  )
+  t.same(
+    needed([], (dice) => {
+      dice.plan?.([{ sides: 4, purpose: 'a' }])
+      return dice.roll(6, 'b')
+    }),
+    [[{ count: 1, sides: 6, purpose: 'b', exploding: false }], 0],
+    'a roll the plan did not announce is needed alone: the plan no longer says what follows',
+  )
 })
 
 t.test('provided dice: exactly the right count finishes cleanly', async (t) => {

@@ -52,6 +52,24 @@ t.test('a webhook carries the event as { type, timestamp, data }, signed per Sta
   t.throws(() => verify(other.secret, request!), 'another endpoint’s secret does not verify')
 })
 
+t.test('a webhook names the character, so a bot can post the roll without another request', async (t) => {
+  const receiver = await startReceiver(t)
+  const { campaign, auth } = await createCampaign(app, 'shock-meters')
+  await createWebhook(app, campaign.id, auth, { url: receiver.url, eventTypes: ['stress-check'] })
+  const { character } = await createCharacter(app, campaign, auth, { name: 'Vera Okafor' })
+  const res = await app.inject({
+    method: 'POST',
+    url: `/v1/campaigns/${campaign.id}/characters/${character.id}/stress-check`,
+    headers: auth,
+    payload: { request: { meter: 'violence', rank: 4 }, dice: { source: 'provided', faces: [5] } },
+  })
+  t.equal(res.statusCode, 201, `the check is recorded: ${res.body}`)
+  await receiver.waitFor('the stress-check webhook', (received) => received.length >= 1)
+  const data = receiver.received[0]!.payload.data as { characterName?: string; summary?: string }
+  t.equal(data.characterName, 'Vera Okafor', 'the event in the webhook names the character')
+  t.match(data.summary, /Violence 4/, 'beside the summary a bot posts with it')
+})
+
 t.test('event-type filters and the GM-only opt-in decide which endpoints get an event', async (t) => {
   const receiver = await startReceiver(t)
   const { campaign, auth } = await createCampaign(app, 'shock-meters')

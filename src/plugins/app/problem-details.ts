@@ -4,6 +4,7 @@ import { STATUS_CODES } from 'node:http'
 import { isDatabaseUnavailable } from '../../db/errors.js'
 import { InvalidFieldError } from '../../errors.js'
 import { explainIssues, type SchemaIssue } from '../../lib/schema-issues.js'
+import { DiceNeededError } from '../../rules/dice.js'
 import { RuleError } from '../../rules/errors.js'
 import { PROBLEM_CONTENT_TYPE, type Problem } from '../../schemas/problem.js'
 import { problems } from '../../schemas/ref.js'
@@ -71,6 +72,7 @@ export function problemFor(error: FastifyError | RuleError | InvalidFieldError, 
       detail: error.message,
       code: error.code,
       ...(error.pointer ? { errors: [{ pointer: `/body${error.pointer}`, detail: error.message }] } : {}),
+      ...(error instanceof DiceNeededError ? { needed: error.needed, facesProvided: error.facesProvided } : {}),
     }
   }
 

@@ -1,4 +1,4 @@
-import { rollExploding, rollMany, type Dice } from '../dice.js'
+import { rollExploding, rollMany, type Dice, type PlannedDie } from '../dice.js'
 import type { AppliedEffects, ConditionEntry, LastingTraumaEntry, TraumaRow, TraumaTableSheet } from './schemas.js'
 
 const sum = (faces: readonly number[]) => faces.reduce((total, face) => total + face, 0)
@@ -11,6 +11,9 @@ export function sufferTrauma(
 ): { sheet: TraumaTableSheet; effects: AppliedEffects } {
   const { effect } = row
   const source = row.id
+  // Every effect die is known once the row is: announced together, so a caller short of faces
+  // is told all of them at once (src/rules/dice.ts `plan`).
+  dice.plan?.(effectDice(effect))
 
   let healthFaces: number[] = []
   let woundsFromHealth = 0
@@ -106,4 +109,20 @@ function addLastingTrauma(held: readonly LastingTraumaEntry[], gained: LastingTr
   return held.map((trauma) =>
     trauma.id === gained.id ? { ...trauma, severity: Math.max(trauma.severity, gained.severity) } : trauma,
   )
+}
+
+/** The effect dice of a row, in the order `sufferTrauma` rolls them. */
+function effectDice(effect: TraumaRow['effect']): PlannedDie[] {
+  const many = (count: number, sides: number, purpose: string) =>
+    Array.from({ length: count }, () => ({ sides, purpose }))
+  const health = effect.healthLoss
+  return [
+    ...(health
+      ? health.exploding
+        ? [{ sides: health.dice.sides, purpose: 'health-loss', exploding: true }]
+        : many(health.dice.count, health.dice.sides, 'health-loss')
+      : []),
+    ...(effect.experience?.dice ? many(effect.experience.dice.count, effect.experience.dice.sides, 'experience') : []),
+    ...(effect.instances ? many(effect.instances.dice.count, effect.instances.dice.sides, 'instances') : []),
+  ]
 }

@@ -46,8 +46,10 @@ t.test('Let the event unfold: "the player may choose to let the event unfold" â€
   const noAbility = roll({ pressure: 6, resist: false }, [])
   t.equal(noAbility.outcome.ability, null, 'no ability is needed when the player does not resist')
 
-  const extraFace = ruleErrorOf(() => roll({ ability: 'agility', pressure: 4, resist: false }, [3]))
-  t.equal(extraFace?.code, 'DICE_COUNT', 'a provided face is refused because nothing is rolled')
+  const extraFace = roll({ ability: 'agility', pressure: 4, resist: false }, [3])
+  t.same(extraFace.dice, [], 'a face the VTT rolled beforehand is not used: nothing is rolled')
+  t.same(extraFace.unusedFaces, [3], 'it is kept as unused')
+  t.equal(extraFace.outcome.verdict, 'failure', 'and changes nothing')
   t.end()
 })
 

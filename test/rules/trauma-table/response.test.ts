@@ -152,5 +152,10 @@ t.test('Provided dice must match the dice the trauma needs', async (t) => {
     { code: 'DICE_FACE_OUT_OF_RANGE' },
     'a D4 cannot show 5',
   )
-  t.throws(() => run('trauma-roll', {}, {}, [22, 3]), { code: 'DICE_COUNT' }, 'no effect dice while pending')
+  const pending = run('trauma-roll', {}, {}, [22, 3])
+  t.same(
+    [pending.dice.length, pending.unusedFaces],
+    [1, [3]],
+    'no effect dice while pending: a face sent for them is unused',
+  )
 })
