@@ -28,9 +28,11 @@ function startServer(env: Record<string, string>) {
 }
 
 /** Waits for the listening log line; a loaded CI machine may take a while to start the embedded database. */
-async function waitForListening(server: ReturnType<typeof startServer>) {
-  for (let i = 0; i < 1200 && !server.output().includes('Server listening'); i++) {
+async function waitForListening(server: ReturnType<typeof startServer>, timeoutMs = 300_000) {
+  const deadline = Date.now() + timeoutMs
+  while (!server.output().includes('Server listening')) {
     if (server.child.exitCode !== null) throw new Error(`the server exited early:\n${server.output()}`)
+    if (Date.now() > deadline) throw new Error(`the server never listened:\n${server.output()}`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
 }
