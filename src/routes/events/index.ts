@@ -69,7 +69,10 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         params: CampaignParams,
         querystring: EventListQuery,
-        response: { 200: ref(EventListSchema), ...problems(400, 401, 404) },
+        response: {
+          200: ref(EventListSchema, { description: 'A page of events, oldest first.' }),
+          ...problems(400, 401, 404),
+        },
       },
     },
     async (request, reply) =>
@@ -202,7 +205,7 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'The event with its request, every die, the outcome and the sheet before and after. GM-only events are not found for player keys, and public ones show them the sheets and decision players see.',
         security,
         params: EventParams,
-        response: { 200: ref(EventSchema), ...problems(400, 401, 404) },
+        response: { 200: ref(EventSchema, { description: 'The event.' }), ...problems(400, 401, 404) },
       },
     },
     async (request) => getEvent(app.store, request.principal, request.params.eventId),

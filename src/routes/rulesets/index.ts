@@ -32,7 +32,7 @@ const rulesetRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listRuleSets',
         summary: 'List the rule sets',
         description: 'Every rule set Nerve resolves, with its actions. Public: no key needed.',
-        response: { 200: ref(RuleSetListSchema) },
+        response: { 200: ref(RuleSetListSchema, { description: 'The rule sets Nerve knows.' }) },
       },
     },
     async () => ({ data: RULE_SETS.map(summaryOf) }),
@@ -54,7 +54,9 @@ const rulesetRoutes: FastifyPluginAsyncTypebox = async (app) => {
           }),
         }),
         response: {
-          200: ref(RuleSetDetailSchema),
+          200: ref(RuleSetDetailSchema, {
+            description: 'The rule set: its sheet schema, a new sheet, its settings and its tables.',
+          }),
           404: problem('No rule set has that id.'),
         },
       },
