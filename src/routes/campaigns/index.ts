@@ -11,6 +11,7 @@ import {
   UpdateCampaignSchema,
 } from '../../schemas/campaigns.js'
 import { CampaignParams, Uuid } from '../../schemas/common.js'
+import { CREATED_CAMPAIGN_LINKS, MINTED_KEY_LINKS } from '../../schemas/links.js'
 import { created, problems, ref } from '../../schemas/ref.js'
 import {
   createCampaign,
@@ -32,6 +33,7 @@ const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v1/campaigns',
     {
+      links: { 201: CREATED_CAMPAIGN_LINKS },
       config: { access: 'admin' },
       schema: {
         tags: ['Campaigns'],
@@ -137,6 +139,7 @@ const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v1/campaigns/:campaignId/keys',
     {
+      links: { 201: MINTED_KEY_LINKS },
       config: { access: 'gm' },
       schema: {
         tags: ['Keys'],

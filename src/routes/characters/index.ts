@@ -10,6 +10,7 @@ import {
 } from '../../schemas/characters.js'
 import { CampaignParams, CharacterParams, IdempotencyHeaders, Uuid } from '../../schemas/common.js'
 import { CommandResultSchema } from '../../schemas/events.js'
+import { CHARACTER_LINKS, COMMAND_LINKS, CREATED_CHARACTER_LINKS } from '../../schemas/links.js'
 import { created, problems, ref } from '../../schemas/ref.js'
 import { auditCharacter } from '../../services/audit.js'
 import {
@@ -31,6 +32,7 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v1/campaigns/:campaignId/characters',
     {
+      links: { 201: CREATED_CHARACTER_LINKS },
       config: { access: 'gm' },
       schema: {
         tags: ['Characters'],
@@ -86,6 +88,7 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/v1/campaigns/:campaignId/characters/:characterId',
     {
+      links: { 200: CHARACTER_LINKS },
       config: { access: 'member' },
       schema: {
         tags: ['Characters'],
@@ -110,6 +113,7 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/v1/campaigns/:campaignId/characters/:characterId',
     {
+      links: { 200: COMMAND_LINKS },
       config: { access: 'gm' },
       schema: {
         tags: ['Characters'],
@@ -167,6 +171,7 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v1/campaigns/:campaignId/characters/:characterId/revert',
     {
+      links: { 201: COMMAND_LINKS },
       config: { access: 'gm' },
       schema: {
         tags: ['Characters'],

@@ -11,6 +11,7 @@ import {
   SheetsOption,
   StreamTicketSchema,
 } from '../../schemas/events.js'
+import { COMMAND_LINKS, EVENT_LINKS } from '../../schemas/links.js'
 import { created, problems, ref } from '../../schemas/ref.js'
 import { settleDecision } from '../../services/commands.js'
 import { currentSeq, streamEvents } from '../../services/event-stream.js'
@@ -196,6 +197,7 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/v1/campaigns/:campaignId/events/:eventId',
     {
+      links: { 200: EVENT_LINKS },
       config: { access: 'member' },
       schema: {
         tags: ['History'],
@@ -214,6 +216,7 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v1/campaigns/:campaignId/events/:eventId/decision',
     {
+      links: { 201: COMMAND_LINKS },
       config: { access: 'member' },
       schema: {
         tags: ['History'],
