@@ -30,6 +30,7 @@ const rulesetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['Rule sets'],
         operationId: 'listRuleSets',
+        security: [],
         summary: 'List the rule sets',
         description: 'Every rule set Nerve resolves, with its actions. Public: no key needed.',
         response: { 200: ref(RuleSetListSchema, { description: 'The rule sets Nerve knows.' }) },
@@ -44,6 +45,7 @@ const rulesetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['Rule sets'],
         operationId: 'getRuleSet',
+        security: [],
         summary: 'Get a rule set with its sheet schema and tables',
         description:
           'The sheet JSON Schema (with defaults), the sheet of a new character, campaign settings, and every reference table of the rule set as data: trigger catalog, trauma table, pressure bands. Public: no key needed.',
