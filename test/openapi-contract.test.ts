@@ -1,3 +1,4 @@
+import type { InjectOptions } from 'fastify'
 import t from 'tap'
 import { execFile } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
@@ -155,7 +156,7 @@ t.test('the problem examples are what the server answers', async (t) => {
     { name: 'RuleSetNotFound', request: { url: '/v1/rulesets/shock-meter' } },
   ] as const
   for (const { name, request } of cases) {
-    const res = await app.inject(request as Parameters<typeof app.inject>[0])
+    const res = await app.inject(request as InjectOptions)
     const expected = example[name].value
     const answered = res.json()
     t.match(

@@ -47,7 +47,12 @@ const LOGO = `<svg xmlns="http://www.w3.org/2000/svg" width="150" height="40" vi
 
 const FAVICON = readFileSync(new URL('../../../public/dashboard/favicon.svg', import.meta.url))
 
-const HEADER = (description: string) => ({ required: true, schema: { type: 'string' }, description })
+const HEADER = (description: string) => ({
+  in: 'header' as const,
+  required: true,
+  schema: { type: 'string' as const },
+  description,
+})
 
 /** What Nerve POSTs to a webhook endpoint: OpenAPI 3.1 `webhooks`, shown by Swagger UI under "Webhooks". */
 const WEBHOOKS = {
@@ -62,13 +67,11 @@ const WEBHOOKS = {
       parameters: [
         {
           name: 'webhook-id',
-          in: 'header',
           ...HEADER('The delivery’s id: the same on every retry, so a consumer can de-duplicate.'),
         },
-        { name: 'webhook-timestamp', in: 'header', ...HEADER('When this attempt was signed, in Unix seconds.') },
+        { name: 'webhook-timestamp', ...HEADER('When this attempt was signed, in Unix seconds.') },
         {
           name: 'webhook-signature',
-          in: 'header',
           ...HEADER('`v1,<base64 HMAC-SHA256>` of `webhook-id.webhook-timestamp.body`, with the endpoint’s secret.'),
         },
       ],
