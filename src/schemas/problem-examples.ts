@@ -153,7 +153,7 @@ export const PROBLEM_EXAMPLES = {
   SettingsDoNotFit: example(
     'A sheet exceeds the new settings',
     conflict(
-      `Vera Okafor (${CHARACTER}) does not fit the new settings: /emotions/anger/stage must be <= 3. Edit the sheet first.`,
+      `Vera Okafor (${CHARACTER}) does not fit the new settings: anger is at stage 4, above this campaign's top stage 3. Edit the sheet first.`,
       CAMPAIGN_URL,
     ),
   ),
