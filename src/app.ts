@@ -22,6 +22,7 @@ import characterRoutes from './routes/characters/index.js'
 import dashboardRoutes from './routes/dashboard/index.js'
 import eventRoutes from './routes/events/index.js'
 import healthRoutes from './routes/health/index.js'
+import homeRoutes from './routes/home/index.js'
 import metricsRoutes from './routes/metrics/index.js'
 import resolveRoutes from './routes/resolve/index.js'
 import rulesetRoutes from './routes/rulesets/index.js'
@@ -126,6 +127,7 @@ export async function buildApp(config: Config, options: AppOptions = {}) {
     options: dispatcherOptions(config),
   })
 
+  await app.register(homeRoutes)
   await app.register(healthRoutes)
   await app.register(rulesetRoutes)
   await app.register(resolveRoutes)

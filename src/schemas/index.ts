@@ -18,6 +18,7 @@ import { LivenessSchema, ReadinessSchema } from './health.js'
 import { ProblemSchema } from './problem.js'
 import { FollowUpSchema, PendingDecisionSchema } from './resolution.js'
 import { RuleSetActionSchema, RuleSetDetailSchema, RuleSetListSchema, RuleSetSummarySchema } from './rulesets.js'
+import { sheetInputSchema, sheetSchema } from './sheets.js'
 import {
   CreatedWebhookEndpointSchema,
   CreateWebhookEndpointSchema,
@@ -34,7 +35,8 @@ import {
 } from './webhooks.js'
 
 const RULE_SET_SCHEMAS: TSchema[] = RULE_SETS.flatMap((ruleSet) => [
-  ruleSet.sheet,
+  sheetSchema(ruleSet.sheet),
+  sheetInputSchema(ruleSet.sheet),
   ruleSet.settings,
   ...ruleSet.actions.flatMap((action) => [action.request, action.outcome]),
 ])

@@ -1,5 +1,6 @@
 import Type, { type Static, type TSchema } from 'typebox'
-import { PROBLEM_CONTENT_TYPE, type Problem } from './problem.js'
+import { PROBLEM_CONTENT_TYPE } from './problem.js'
+import { PROBLEM_EXAMPLES, problemExamplesFor, type ProblemExampleName, type ProblemRoute } from './problem-examples.js'
 
 /**
  * Refers to a schema registered with `app.addSchema`, keeping its static type. The OpenAPI
@@ -41,53 +42,7 @@ export function created<T extends TSchema>(
   })
 }
 
-const REQUEST_ID = '0193b5c2-7d4e-7a51-9c3f-2e8d6b1a4f70'
-
-/**
- * Problems that come from a request's form rather than its content, which any client may meet.
- * The OpenAPI document holds each once, under `components.examples`; responses refer to them.
- */
-export const PROBLEM_EXAMPLES = {
-  InvalidJson: {
-    summary: 'The body is not valid JSON',
-    value: {
-      type: 'about:blank',
-      title: 'Bad Request',
-      status: 400,
-      detail: "Body is not valid JSON but content-type is set to 'application/json'",
-      instance: '/v1/campaigns',
-      code: 'FST_ERR_CTP_INVALID_JSON_BODY',
-      requestId: REQUEST_ID,
-    },
-  },
-  BadPathParameter: {
-    summary: 'A path parameter is not a UUID',
-    value: {
-      type: 'urn:nerve:problem:validation-failed',
-      title: 'Request validation failed',
-      status: 400,
-      detail: '/params/keyId must match format "uuid"',
-      instance: '/v1/campaigns/0193b5c2-6f10-7c2e-8a4b-5d9e3f1c2b80/keys/not-a-key-id',
-      code: 'VALIDATION_FAILED',
-      requestId: REQUEST_ID,
-      errors: [{ pointer: '/params/keyId', detail: 'must match format "uuid"' }],
-    },
-  },
-  NotJson: {
-    summary: 'The body was sent as text/plain',
-    value: {
-      type: 'about:blank',
-      title: 'Unsupported Media Type',
-      status: 415,
-      detail: 'Send the body as application/json, not text/plain.',
-      instance: '/v1/campaigns',
-      code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
-      requestId: REQUEST_ID,
-    },
-  },
-} satisfies Record<string, { summary: string; value: Problem }>
-
-type ProblemExampleName = keyof typeof PROBLEM_EXAMPLES
+export { PROBLEM_EXAMPLES }
 
 /** An error response for a route schema: documented as problem+json with why it happens. */
 export function problem(description: string, examples: ProblemExampleName[] = []) {
@@ -106,11 +61,6 @@ export function problem(description: string, examples: ProblemExampleName[] = []
   } as const
 }
 
-const STATUS_EXAMPLES: Partial<Record<number, ProblemExampleName[]>> = {
-  400: ['InvalidJson', 'BadPathParameter'],
-  415: ['NotJson'],
-}
-
 const PROBLEM_DESCRIPTIONS = {
   400: 'The request is malformed: invalid JSON, or a bad path or query parameter.',
   401: 'No key, or an unknown or revoked key.',
@@ -127,7 +77,34 @@ const PROBLEM_DESCRIPTIONS = {
 
 /** The documented error responses of a route, by status. */
 export function problems(...statuses: (keyof typeof PROBLEM_DESCRIPTIONS)[]) {
-  return Object.fromEntries(
-    statuses.map((status) => [status, problem(PROBLEM_DESCRIPTIONS[status], STATUS_EXAMPLES[status])]),
-  ) as Record<(typeof statuses)[number], ReturnType<typeof problem>>
+  return Object.fromEntries(statuses.map((status) => [status, problem(PROBLEM_DESCRIPTIONS[status])])) as Record<
+    (typeof statuses)[number],
+    ReturnType<typeof problem>
+  >
+}
+
+/**
+ * A route's error responses, each with the examples of the problems this operation meets at
+ * that status (see problem-examples.ts), so Swagger UI shows a 404 as a 404 of this route.
+ * Responses that name their own examples keep them.
+ */
+export function withProblemExamples(route: ProblemRoute, responses: Record<string, unknown>): Record<string, unknown> {
+  const result: Record<string, unknown> = {}
+  for (const [status, response] of Object.entries(responses)) {
+    const media = (response as { content?: Record<string, { examples?: unknown }> }).content?.[PROBLEM_CONTENT_TYPE]
+    const names = media && !media.examples ? problemExamplesFor(route, Number(status)) : []
+    result[status] =
+      names.length === 0
+        ? response
+        : {
+            ...(response as object),
+            content: {
+              [PROBLEM_CONTENT_TYPE]: {
+                ...media,
+                examples: Object.fromEntries(names.map((name) => [name, { $ref: `#/components/examples/${name}` }])),
+              },
+            },
+          }
+  }
+  return result
 }

@@ -3,6 +3,7 @@ import { Compile } from 'typebox/compile'
 import { DiceRequestSchema, DieRollSchema } from '../rules/dice.js'
 import type { RuleAction, RuleSet } from '../rules/rule-set.js'
 import { ref } from './ref.js'
+import { sheetInputSchema } from './sheets.js'
 
 const route = Type.Optional(
   Type.String({
@@ -82,7 +83,7 @@ export function resolveBodySchema(ruleSet: RuleSet, action: RuleAction) {
   return Type.Object(
     {
       sheet: Type.Optional(
-        ref(ruleSet.sheet, {
+        ref(sheetInputSchema(ruleSet.sheet), {
           description: "The character's sheet. Leave it out (or send `{}`) for a new character with default values.",
         }),
       ),

@@ -7,7 +7,7 @@ import { explainIssues, type SchemaIssue } from '../../lib/schema-issues.js'
 import { DiceNeededError } from '../../rules/dice.js'
 import { RuleError } from '../../rules/errors.js'
 import { PROBLEM_CONTENT_TYPE, type Problem } from '../../schemas/problem.js'
-import { problems } from '../../schemas/ref.js'
+import { problems, withProblemExamples } from '../../schemas/ref.js'
 
 type FieldError = NonNullable<Problem['errors']>[number]
 
@@ -143,7 +143,8 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
  * are set to.
  */
 function documentLimits(route: RouteOptions): void {
-  const schema = route.schema as { hide?: boolean; response?: Record<string, unknown> } | undefined
+  const schema = route.schema as
+    { hide?: boolean; response?: Record<string, unknown>; operationId?: string; headers?: unknown } | undefined
   if (!schema?.response || schema.hide) return
   const methods = Array.isArray(route.method) ? route.method : [route.method]
   const statuses: (400 | 413 | 415 | 429 | 503)[] = []
@@ -152,7 +153,17 @@ function documentLimits(route: RouteOptions): void {
   if (route.config?.loadShedding !== false) statuses.push(503)
   const response: Record<string, unknown> = { ...schema.response }
   for (const [status, documented] of Object.entries(problems(...statuses))) response[status] ??= documented
-  schema.response = response
+  const headers = (schema.headers as { properties?: Record<string, unknown> } | undefined)?.properties
+  schema.response = withProblemExamples(
+    {
+      url: route.url,
+      operationId: schema.operationId ?? '',
+      access: route.config?.access,
+      hasBody: methods.some((method) => BODY_METHODS.has(method)),
+      idempotent: headers !== undefined && 'idempotency-key' in headers,
+    },
+    response,
+  )
 }
 
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { readFileSync } from 'node:fs'
 import packageJson from '../../../package.json' with { type: 'json' }
 import { PROBLEM_EXAMPLES } from '../../schemas/ref.js'
 
@@ -40,6 +41,51 @@ export const TAGS = [
 const DESCRIPTION = `Nerve resolves the mental-stress mechanics of three tabletop rule sets — shock-meter stress checks, a d100 trauma table and reaction rolls — and keeps every roll in an append-only history.
 
 Errors are [RFC 9457](https://www.rfc-editor.org/rfc/rfc9457) problem details served as \`application/problem+json\`. Authenticated routes take \`Authorization: Bearer <key>\`.`
+
+/** The pulse of the dashboard's icon and the name, for Swagger UI's top bar (an `img`, so a `data:` URL). */
+const LOGO = `<svg xmlns="http://www.w3.org/2000/svg" width="150" height="40" viewBox="0 0 150 40"><rect x="2" y="4" width="32" height="32" rx="6" fill="#1b1f24"/><path d="M6 22h6l4-10 4 16 4-8h6" fill="none" stroke="#fff" stroke-width="3" stroke-linejoin="round" stroke-linecap="round"/><text x="44" y="29" font-family="sans-serif" font-size="24" font-weight="700" fill="#fff">Nerve</text></svg>`
+
+const FAVICON = readFileSync(new URL('../../../public/dashboard/favicon.svg', import.meta.url))
+
+const HEADER = (description: string) => ({
+  in: 'header' as const,
+  required: true,
+  schema: { type: 'string' as const },
+  description,
+})
+
+/** What Nerve POSTs to a webhook endpoint: OpenAPI 3.1 `webhooks`, shown by Swagger UI under "Webhooks". */
+const WEBHOOKS = {
+  event: {
+    post: {
+      tags: ['Webhooks'],
+      operationId: 'receiveWebhookEvent',
+      summary: 'An event of the campaign, POSTed to your endpoint',
+      description:
+        'Signed per [Standard Webhooks](https://www.standardwebhooks.com/): verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the endpoint’s `whsec_…` secret before trusting the body, and de-duplicate by `webhook-id`. Any 2xx answer acknowledges the delivery; anything else (or no answer in time) is retried with backoff.',
+      security: [],
+      parameters: [
+        {
+          name: 'webhook-id',
+          ...HEADER('The delivery’s id: the same on every retry, so a consumer can de-duplicate.'),
+        },
+        { name: 'webhook-timestamp', ...HEADER('When this attempt was signed, in Unix seconds.') },
+        {
+          name: 'webhook-signature',
+          ...HEADER('`v1,<base64 HMAC-SHA256>` of `webhook-id.webhook-timestamp.body`, with the endpoint’s secret.'),
+        },
+      ],
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookPayload' } } },
+      },
+      responses: {
+        '200': { description: 'Received: any 2xx acknowledges the delivery.' },
+        '400': { description: 'The signature did not verify (or anything but a 2xx): Nerve retries, then gives up.' },
+      },
+    },
+  },
+}
 
 /**
  * Swagger UI holds a campaign key once "Authorize" is used (and keeps it, with
@@ -83,6 +129,9 @@ export default fp(
           description: DESCRIPTION,
           license: { name: packageJson.license, identifier: packageJson.license },
         },
+        // Relative, so Try it out calls whichever host served the page, behind any proxy.
+        servers: [{ url: '/', description: 'This Nerve (the server that serves this document)' }],
+        webhooks: WEBHOOKS,
         tags: TAGS,
         components: {
           examples: PROBLEM_EXAMPLES,
@@ -115,6 +164,11 @@ export default fp(
       })
       await scope.register(swaggerUi, {
         routePrefix: '/docs',
+        theme: {
+          title: 'Nerve — API',
+          favicon: [{ filename: 'favicon.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: FAVICON }],
+        },
+        logo: { type: 'image/svg+xml', content: Buffer.from(LOGO), href: '/', target: '_self' },
         uiConfig: {
           deepLinking: true,
           persistAuthorization: true,

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { RULE_SETS } from '../../rules/index.js'
 import { CharacterParams, IdempotencyHeaders } from '../../schemas/common.js'
 import { CommandResultSchema } from '../../schemas/events.js'
+import { COMMAND_LINKS } from '../../schemas/links.js'
 import { created, problems, ref } from '../../schemas/ref.js'
 import { commandBodySchema, pascalCase } from '../../schemas/resolution.js'
 import { performAction } from '../../services/commands.js'
@@ -23,6 +24,7 @@ const actionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       app.post(
         `/v1/campaigns/:campaignId/characters/:characterId/${action.name}`,
         {
+          links: { 201: COMMAND_LINKS },
           config: { access: action.actor === 'gm' ? 'gm' : 'member' },
           schema: {
             tags: [RULE_SET_TAGS[ruleSet.id] ?? ruleSet.title],

@@ -11,6 +11,7 @@ import {
   UpdateCampaignSchema,
 } from '../../schemas/campaigns.js'
 import { CampaignParams, Uuid } from '../../schemas/common.js'
+import { CREATED_CAMPAIGN_LINKS, MINTED_KEY_LINKS } from '../../schemas/links.js'
 import { created, problems, ref } from '../../schemas/ref.js'
 import {
   createCampaign,
@@ -32,6 +33,7 @@ const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v1/campaigns',
     {
+      links: { 201: CREATED_CAMPAIGN_LINKS },
       config: { access: 'admin' },
       schema: {
         tags: ['Campaigns'],
@@ -64,7 +66,7 @@ const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description: 'The campaign this key belongs to: name, rule set, settings and how many events it has.',
         security,
         params: CampaignParams,
-        response: { 200: ref(CampaignSchema), ...problems(401, 404) },
+        response: { 200: ref(CampaignSchema, { description: 'The campaign.' }), ...problems(401, 404) },
       },
     },
     async (request) => getCampaign(app.store, request.params.campaignId),
@@ -83,7 +85,10 @@ const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         params: CampaignParams,
         body: ref(UpdateCampaignSchema),
-        response: { 200: ref(CampaignSchema), ...problems(401, 403, 404, 409, 422) },
+        response: {
+          200: ref(CampaignSchema, { description: 'The campaign as it now is.' }),
+          ...problems(401, 403, 404, 409, 422),
+        },
       },
     },
     async (request) => updateCampaign(app.store, request.params.campaignId, request.body),
@@ -122,7 +127,10 @@ const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'GM only. Every key with its prefix, role, characters and whether it is revoked. Secrets are never shown again.',
         security,
         params: CampaignParams,
-        response: { 200: ref(ApiKeyListSchema), ...problems(401, 403, 404) },
+        response: {
+          200: ref(ApiKeyListSchema, { description: 'Every key of the campaign, without secrets.' }),
+          ...problems(401, 403, 404),
+        },
       },
     },
     async (request) => listKeys(app.store, request.params.campaignId),
@@ -131,6 +139,7 @@ const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v1/campaigns/:campaignId/keys',
     {
+      links: { 201: MINTED_KEY_LINKS },
       config: { access: 'gm' },
       schema: {
         tags: ['Keys'],
@@ -165,7 +174,7 @@ const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'GM only. The key stops working at once, and its open event streams end within a second. Revoking twice is harmless.',
         security,
         params: Type.Object({ campaignId: Uuid('The campaign.'), keyId: Uuid('The key to revoke.') }),
-        response: { 200: ref(ApiKeySchema), ...problems(401, 403, 404) },
+        response: { 200: ref(ApiKeySchema, { description: 'The key, now revoked.' }), ...problems(401, 403, 404) },
       },
     },
     async (request) => revokeKey(context, request.params.campaignId, request.params.keyId),

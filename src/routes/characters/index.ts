@@ -10,6 +10,7 @@ import {
 } from '../../schemas/characters.js'
 import { CampaignParams, CharacterParams, IdempotencyHeaders, Uuid } from '../../schemas/common.js'
 import { CommandResultSchema } from '../../schemas/events.js'
+import { CHARACTER_LINKS, COMMAND_LINKS, CREATED_CHARACTER_LINKS } from '../../schemas/links.js'
 import { created, problems, ref } from '../../schemas/ref.js'
 import { auditCharacter } from '../../services/audit.js'
 import {
@@ -31,6 +32,7 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v1/campaigns/:campaignId/characters',
     {
+      links: { 201: CREATED_CHARACTER_LINKS },
       config: { access: 'gm' },
       schema: {
         tags: ['Characters'],
@@ -74,7 +76,10 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         params: CampaignParams,
         querystring: CharacterListQuery,
-        response: { 200: ref(CharacterListSchema), ...problems(400, 401, 404) },
+        response: {
+          200: ref(CharacterListSchema, { description: 'A page of characters.' }),
+          ...problems(400, 401, 404),
+        },
       },
     },
     async (request) => listCharacters(context, request.principal, request.query),
@@ -83,6 +88,7 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/v1/campaigns/:campaignId/characters/:characterId',
     {
+      links: { 200: CHARACTER_LINKS },
       config: { access: 'member' },
       schema: {
         tags: ['Characters'],
@@ -92,7 +98,10 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'The character and its sheet. The `ETag` header is its version: send it back as `If-Match` when editing. A player key gets the sheet players see: what GM-only events did to it is left out (docs/guides/hidden-rolls.md), while `version` still counts every event.',
         security,
         params: CharacterParams,
-        response: { 200: ref(CharacterSchema), ...problems(400, 401, 404) },
+        response: {
+          200: ref(CharacterSchema, { description: 'The character; the `ETag` header is its version.' }),
+          ...problems(400, 401, 404),
+        },
       },
     },
     async (request, reply) => {
@@ -104,6 +113,7 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/v1/campaigns/:campaignId/characters/:characterId',
     {
+      links: { 200: COMMAND_LINKS },
       config: { access: 'gm' },
       schema: {
         tags: ['Characters'],
@@ -161,6 +171,7 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v1/campaigns/:campaignId/characters/:characterId/revert',
     {
+      links: { 201: COMMAND_LINKS },
       config: { access: 'gm' },
       schema: {
         tags: ['Characters'],
@@ -206,7 +217,13 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'GM only. Rebuilds the sheet from the character’s events alone — re-resolving every roll with the dice it recorded — and reports whether it matches the stored sheet, or the first event where they part.',
         security,
         params: CharacterParams,
-        response: { 200: ref(AuditReportSchema), ...problems(400, 401, 403, 404) },
+        response: {
+          200: ref(AuditReportSchema, {
+            description:
+              'Whether the sheet rebuilt from the history matches the stored one, and where they part if not.',
+          }),
+          ...problems(400, 401, 403, 404),
+        },
       },
     },
     async (request) => auditCharacter(app.store, request.principal, request.params.characterId),

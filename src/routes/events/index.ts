@@ -11,6 +11,7 @@ import {
   SheetsOption,
   StreamTicketSchema,
 } from '../../schemas/events.js'
+import { COMMAND_LINKS, EVENT_LINKS } from '../../schemas/links.js'
 import { created, problems, ref } from '../../schemas/ref.js'
 import { settleDecision } from '../../services/commands.js'
 import { currentSeq, streamEvents } from '../../services/event-stream.js'
@@ -69,7 +70,10 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         params: CampaignParams,
         querystring: EventListQuery,
-        response: { 200: ref(EventListSchema), ...problems(400, 401, 404) },
+        response: {
+          200: ref(EventListSchema, { description: 'A page of events, oldest first.' }),
+          ...problems(400, 401, 404),
+        },
       },
     },
     async (request, reply) =>
@@ -193,6 +197,7 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/v1/campaigns/:campaignId/events/:eventId',
     {
+      links: { 200: EVENT_LINKS },
       config: { access: 'member' },
       schema: {
         tags: ['History'],
@@ -202,7 +207,7 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'The event with its request, every die, the outcome and the sheet before and after. GM-only events are not found for player keys, and public ones show them the sheets and decision players see.',
         security,
         params: EventParams,
-        response: { 200: ref(EventSchema), ...problems(400, 401, 404) },
+        response: { 200: ref(EventSchema, { description: 'The event.' }), ...problems(400, 401, 404) },
       },
     },
     async (request) => getEvent(app.store, request.principal, request.params.eventId),
@@ -211,6 +216,7 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v1/campaigns/:campaignId/events/:eventId/decision',
     {
+      links: { 201: COMMAND_LINKS },
       config: { access: 'member' },
       schema: {
         tags: ['History'],

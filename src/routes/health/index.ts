@@ -12,9 +12,10 @@ const health: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['Health'],
         operationId: 'getLiveness',
+        security: [],
         summary: 'Is the process up?',
         description: 'Answers 200 while the process can serve HTTP at all. It does not touch the database.',
-        response: { 200: ref(LivenessSchema) },
+        response: { 200: ref(LivenessSchema, { description: 'The process is up.' }) },
       },
     },
     async () => ({ status: 'ok' as const }),
@@ -28,11 +29,12 @@ const health: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['Health'],
         operationId: 'getReadiness',
+        security: [],
         summary: 'Can the service take traffic?',
         description:
           'Answers 200 when the database answers and every migration is applied; 503 otherwise — also while the instance is overloaded — so a load balancer stops sending requests here.',
         response: {
-          200: ref(ReadinessSchema),
+          200: ref(ReadinessSchema, { description: 'The database answers and every migration is applied.' }),
           503: problem('The database is unreachable, migrations are pending, or the instance is overloaded.'),
         },
       },

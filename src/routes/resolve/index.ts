@@ -34,6 +34,7 @@ const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
           schema: {
             tags: ['Resolve'],
             operationId: `resolve${pascalCase(action.name)}`,
+            security: [],
             summary: `${ruleSet.title}: ${action.summary}`,
             description: `${action.description}\n\nStateless: send the sheet, get the outcome, the dice and the new sheet. Nothing is stored.`,
             body: ref(body),

@@ -30,9 +30,10 @@ const rulesetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['Rule sets'],
         operationId: 'listRuleSets',
+        security: [],
         summary: 'List the rule sets',
         description: 'Every rule set Nerve resolves, with its actions. Public: no key needed.',
-        response: { 200: ref(RuleSetListSchema) },
+        response: { 200: ref(RuleSetListSchema, { description: 'The rule sets Nerve knows.' }) },
       },
     },
     async () => ({ data: RULE_SETS.map(summaryOf) }),
@@ -44,6 +45,7 @@ const rulesetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['Rule sets'],
         operationId: 'getRuleSet',
+        security: [],
         summary: 'Get a rule set with its sheet schema and tables',
         description:
           'The sheet JSON Schema (with defaults), the sheet of a new character, campaign settings, and every reference table of the rule set as data: trigger catalog, trauma table, pressure bands. Public: no key needed.',
@@ -54,7 +56,9 @@ const rulesetRoutes: FastifyPluginAsyncTypebox = async (app) => {
           }),
         }),
         response: {
-          200: ref(RuleSetDetailSchema),
+          200: ref(RuleSetDetailSchema, {
+            description: 'The rule set: its sheet schema, a new sheet, its settings and its tables.',
+          }),
           404: problem('No rule set has that id.'),
         },
       },
