@@ -111,7 +111,9 @@ async function api(path, options = {}) {
     try {
       const problem = await response.json()
       detail = problem.detail || problem.title || detail
-      const fields = (problem.errors ?? []).map((error) => [error.pointer ?? error.field, error.detail ?? error.message].filter(Boolean).join(': '))
+      const fields = (problem.errors ?? []).map((error) =>
+        [error.pointer ?? error.field, error.detail ?? error.message].filter(Boolean).join(': '),
+      )
       if (fields.length) detail += ` (${fields.join('; ')})`
     } catch {
       // not a problem document: keep the status line
@@ -405,7 +407,7 @@ function gmTools(character) {
 }
 
 function decisionItem(character, decision) {
-  const children = [badge('Open', 'warn'), ` ${decision.prompt} `, h('code', {}, decision.action)]
+  const children = [h('span', { class: 'badge warn' }, 'Open'), ` ${decision.prompt} `, h('code', {}, decision.action)]
   if (state.mode === 'gm') {
     const button = h(
       'button',
@@ -511,14 +513,20 @@ function hintsFor(character) {
       })),
     }
   }
-  if (Array.isArray(sheet.identities)) hints.identity = { options: options(sheet.identities.map((entry) => entry.name)) }
-  if (Array.isArray(sheet.relationships)) hints.relationship = { options: options(sheet.relationships.map((entry) => entry.name)) }
+  if (Array.isArray(sheet.identities))
+    hints.identity = { options: options(sheet.identities.map((entry) => entry.name)) }
+  if (Array.isArray(sheet.relationships))
+    hints.relationship = { options: options(sheet.relationships.map((entry) => entry.name)) }
   if (Array.isArray(sheet.disorders)) hints.disorder = { options: options(sheet.disorders.map((entry) => entry.name)) }
-  if (Array.isArray(sheet.lastingTraumas)) hints.trauma = { options: options(sheet.lastingTraumas.map((entry) => entry.name)) }
+  if (Array.isArray(sheet.lastingTraumas))
+    hints.trauma = { options: options(sheet.lastingTraumas.map((entry) => entry.name)) }
   if (sheet.abilities && character.ruleset === 'reaction-rolls') {
     hints.ability = {
       strict: true,
-      options: Object.entries(sheet.abilities).map(([name, ability]) => ({ value: name, label: `${title(name)} (${ability.dice})` })),
+      options: Object.entries(sheet.abilities).map(([name, ability]) => ({
+        value: name,
+        label: `${title(name)} (${ability.dice})`,
+      })),
     }
   }
   return hints
@@ -701,9 +709,23 @@ async function mintPlayerKey(characterId, button) {
     const linkId = `minted-link-${minted.id}`
     $('minted').replaceChildren(
       h('h3', {}, `Player key for ${character.name}`),
-      h('p', {}, 'Shown once: hand it to the player now. The link opens their read-only view; the key is in its #fragment, which the browser never sends to a server.'),
-      h('div', { class: 'field' }, h('label', { for: linkId }, 'Player link'), h('input', { id: linkId, readonly: true, value: link, spellcheck: 'false' })),
-      h('div', { class: 'field' }, h('label', { for: keyId }, 'Player key'), h('input', { id: keyId, readonly: true, value: minted.key, spellcheck: 'false' })),
+      h(
+        'p',
+        {},
+        'Shown once: hand it to the player now. The link opens their read-only view; the key is in its #fragment, which the browser never sends to a server.',
+      ),
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { for: linkId }, 'Player link'),
+        h('input', { id: linkId, readonly: true, value: link, spellcheck: 'false' }),
+      ),
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { for: keyId }, 'Player key'),
+        h('input', { id: keyId, readonly: true, value: minted.key, spellcheck: 'false' }),
+      ),
     )
     $('minted').hidden = false
     await loadKeys()
@@ -723,7 +745,11 @@ async function loadKeys() {
     const own = state.key.startsWith(key.prefix)
     let action = h('span', {}, key.revokedAt ? 'revoked' : own ? 'this tab' : '')
     if (!key.revokedAt && !own) {
-      action = h('button', { type: 'button', class: 'secondary small', 'aria-label': `Revoke ${key.label ?? key.prefix} (${key.role})` }, 'Revoke')
+      action = h(
+        'button',
+        { type: 'button', class: 'secondary small', 'aria-label': `Revoke ${key.label ?? key.prefix} (${key.role})` },
+        'Revoke',
+      )
       action.addEventListener('click', async () => {
         action.disabled = true
         try {
@@ -801,10 +827,25 @@ function toggleEditor(characterId, button) {
   const form = h(
     'form',
     { class: 'editor', novalidate: true, 'aria-label': `Edit ${character.name}` },
-    h('div', { class: 'field' }, h('label', { for: nameId }, 'Name'), h('input', { id: nameId, value: character.name, required: true })),
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { for: nameId }, 'Name'),
+      h('input', { id: nameId, value: character.name, required: true }),
+    ),
     fields ? h('fieldset', { class: 'group sheet-fields' }, h('legend', {}, 'Sheet'), fields.element) : null,
-    h('div', { class: 'field' }, h('label', { for: reasonId }, 'Reason (optional, kept with the edit)'), h('input', { id: reasonId })),
-    h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Save changes'), h('button', { type: 'button', class: 'secondary', 'data-cancel': '' }, 'Cancel')),
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { for: reasonId }, 'Reason (optional, kept with the edit)'),
+      h('input', { id: reasonId }),
+    ),
+    h(
+      'div',
+      { class: 'actions' },
+      h('button', { type: 'submit' }, 'Save changes'),
+      h('button', { type: 'button', class: 'secondary', 'data-cancel': '' }, 'Cancel'),
+    ),
     result,
   )
   form.querySelector('[data-cancel]').addEventListener('click', () => {
@@ -849,7 +890,9 @@ let newSheetFields = null
 
 function setupAddCharacter() {
   newSheetFields = sheetFields(state.ruleset.defaultSheet ?? {}, 'new')
-  $('new-sheet').replaceChildren(newSheetFields ? newSheetFields.element : h('p', { class: 'none' }, 'The rule set’s defaults.'))
+  $('new-sheet').replaceChildren(
+    newSheetFields ? newSheetFields.element : h('p', { class: 'none' }, 'The rule set’s defaults.'),
+  )
 }
 
 async function addCharacter(submitEvent) {
@@ -1059,7 +1102,12 @@ async function connect(campaignId, key, only = null) {
       let after = 0
       let events = []
       for (;;) {
-        const query = new URLSearchParams({ characterId: state.only, sheets: 'none', limit: '100', after: String(after) })
+        const query = new URLSearchParams({
+          characterId: state.only,
+          sheets: 'none',
+          limit: '100',
+          after: String(after),
+        })
         const page = await api(`${campaignPath()}/events?${query}`)
         events = events.concat(page.data).slice(-20)
         if (!page.hasMore || !page.data.length) break

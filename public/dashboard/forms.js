@@ -30,7 +30,10 @@ export function resolver(document) {
     let current = schema
     for (let depth = 0; current?.$ref && depth < 20; depth++) {
       const name = current.$ref.replace('#/components/schemas/', '')
-      current = { ...document.components.schemas[name], ...Object.fromEntries(Object.entries(current).filter(([key]) => key !== '$ref')) }
+      current = {
+        ...document.components.schemas[name],
+        ...Object.fromEntries(Object.entries(current).filter(([key]) => key !== '$ref')),
+      }
     }
     return current ?? {}
   }
@@ -80,7 +83,8 @@ export function field(name, rawSchema, options) {
   if (choices || (hint?.strict && (schema.type === 'string' || !schema.type))) {
     const values = choices ?? hint.options.map((option) => option.value)
     const labelFor = (value) =>
-      hint?.options.find((option) => option.value === value)?.label ?? (typeof value === 'string' ? title(value) : String(value))
+      hint?.options.find((option) => option.value === value)?.label ??
+      (typeof value === 'string' ? title(value) : String(value))
     const select = h(
       'select',
       { id, name, 'aria-describedby': hintId },
@@ -99,7 +103,13 @@ export function field(name, rawSchema, options) {
   if (Array.isArray(schema.anyOf)) return mixedField(name, schema, { ...options, id, label, hintId })
 
   if (schema.type === 'boolean') {
-    const input = h('input', { id, name, type: 'checkbox', checked: schema.default === true, 'aria-describedby': hintId })
+    const input = h('input', {
+      id,
+      name,
+      type: 'checkbox',
+      checked: schema.default === true,
+      'aria-describedby': hintId,
+    })
     return {
       element: h('div', { class: 'field check' }, input, h('label', { for: id }, title(name)), describe(schema, id)),
       read: () => input.checked,
@@ -149,7 +159,13 @@ export function field(name, rawSchema, options) {
     'aria-describedby': hintId,
   })
   if (typeof schema.default === 'string') input.value = schema.default
-  const datalist = hint ? h('datalist', { id: listId }, hint.options.map((option) => h('option', { value: option.value }, option.label))) : null
+  const datalist = hint
+    ? h(
+        'datalist',
+        { id: listId },
+        hint.options.map((option) => h('option', { value: option.value }, option.label)),
+      )
+    : null
   return {
     element: h('div', { class: 'field' }, h('label', { for: id }, label), input, datalist, describe(schema, id)),
     read: () => (input.value.trim() === '' ? undefined : input.value.trim()),
@@ -166,8 +182,17 @@ export function objectField(name, schema, options) {
     .map(([key, property]) => [key, field(key, property, { ...options, required: required.has(key), prefix: id })])
     .filter(([, built]) => built)
   const element = legend
-    ? h('fieldset', { class: 'group' }, h('legend', {}, label), fields.map(([, built]) => built.element))
-    : h('div', { class: 'group-plain' }, fields.map(([, built]) => built.element))
+    ? h(
+        'fieldset',
+        { class: 'group' },
+        h('legend', {}, label),
+        fields.map(([, built]) => built.element),
+      )
+    : h(
+        'div',
+        { class: 'group-plain' },
+        fields.map(([, built]) => built.element),
+      )
   return {
     element,
     read: () => {
@@ -232,7 +257,12 @@ function mixedField(name, schema, options) {
     if (branch.type === 'object') {
       const built = objectField(name, branch, { ...options, legend: false, id: `${id}-b${index}` })
       const keys = Object.keys(branch.properties ?? {})
-      return { value: `o${index}`, label: `Answer with ${keys.map((key) => title(key).toLowerCase()).join(', ')}`, built, read: () => built.read() ?? {} }
+      return {
+        value: `o${index}`,
+        label: `Answer with ${keys.map((key) => title(key).toLowerCase()).join(', ')}`,
+        built,
+        read: () => built.read() ?? {},
+      }
     }
     return null
   })
@@ -243,10 +273,12 @@ function mixedField(name, schema, options) {
     required ? null : h('option', { value: '' }, '—'),
     usable.map((part) => h('option', { value: part.value }, part.label)),
   )
-  const extra = usable.filter((part) => part.built).map((part) => {
-    part.built.element.hidden = true
-    return part.built.element
-  })
+  const extra = usable
+    .filter((part) => part.built)
+    .map((part) => {
+      part.built.element.hidden = true
+      return part.built.element
+    })
   const sync = () => usable.forEach((part) => part.built && (part.built.element.hidden = select.value !== part.value))
   select.addEventListener('change', sync)
   sync()

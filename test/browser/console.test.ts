@@ -9,6 +9,7 @@ import { chromiumMissing, IMAGES_DIR, launchBrowser, listen } from '../helpers/b
 // These run inside Chromium (page.evaluate); the project's type check has no DOM library.
 declare const document: any
 declare const window: any
+declare const getComputedStyle: any
 
 /** axe-core's browser bundle, when the package is installed (a dev dependency); else null. */
 function axeSource(): string | null {
@@ -55,11 +56,19 @@ async function fitsPhone(t: Checks, page: Page, what: string): Promise<void> {
   // Names the elements that stick out, should any.
   const wide = await page.evaluate(() =>
     [...document.querySelectorAll('body *')]
-      .filter((element) => element.getBoundingClientRect().right > 391 && element.getClientRects().length)
+      .filter(
+        (element) =>
+          element.getClientRects().length &&
+          !['INPUT', 'SELECT', 'TEXTAREA'].includes(element.tagName) &&
+          !element.closest('.visually-hidden') &&
+          (element.getBoundingClientRect().right > 391 ||
+            (element.scrollWidth > element.clientWidth + 1 && getComputedStyle(element).overflowX !== 'visible')),
+      )
       .slice(0, 5)
       .map((element) => `${element.tagName.toLowerCase()}#${element.id}.${element.className}`),
   )
-  t.ok(width <= 390, `${what} is no wider than a 390 px phone (scrollWidth ${width}) ${wide.join(' ')}`)
+  t.ok(width <= 390, `${what} is no wider than a 390 px phone (scrollWidth ${width})`)
+  t.same(wide, [], `nothing in ${what} sticks out or scrolls sideways`)
 }
 
 const article = (page: Page, name: string) => page.getByRole('article', { name })
@@ -155,7 +164,11 @@ const sessions: Session[] = [
       t.match(await send(page), /Violence 4 vs Fitness 60: rolled 87, failure/, 'a check with the table’s d100')
       const vera = article(page, 'Vera Okafor')
       await vera.getByRole('button', { name: /^Settle: Stressed \(Violence\)/ }).click()
-      t.equal(await page.getByLabel('Action', { exact: true }).inputValue(), 'stress-response', 'Settle opens the decision')
+      t.equal(
+        await page.getByLabel('Action', { exact: true }).inputValue(),
+        'stress-response',
+        'Settle opens the decision',
+      )
       await fields(page).getByLabel('Response', { exact: true }).selectOption({ label: 'Panic' })
       t.match(await send(page), /panic/i, 'the stress response is settled')
       await vera.getByText('Stressed: Violence — panic').waitFor()
@@ -244,6 +257,7 @@ const sessions: Session[] = [
       await mira.getByRole('row', { name: /^Fear/ }).getByText('1 of 5 stages').waitFor()
 
       await choose(page, 'Oren Vale', 'reaction-roll')
+      await fields(page).getByLabel('Ability (optional)').selectOption({ label: 'Composure (d6)' })
       await fields(page).getByLabel('Pressure', { exact: true }).selectOption({ label: '4' })
       await fields(page).getByRole('button', { name: 'Add modifier' }).click()
       await fields(page).getByLabel('Source', { exact: true }).selectOption({ label: 'Environment' })
@@ -254,6 +268,7 @@ const sessions: Session[] = [
       await settleAll(t, page, 'Oren Vale')
 
       await choose(page, 'Mira Tal', 'reaction-roll')
+      await fields(page).getByLabel('Ability (optional)').selectOption({ label: 'Agility (d6)' })
       await fields(page).getByLabel('Pressure', { exact: true }).selectOption({ label: '8' })
       await fields(page).getByLabel('Advantage', { exact: true }).check()
       await dice(page, '2 5')
@@ -352,7 +367,8 @@ for (const session of sessions) {
       await player.setViewportSize({ width: 390, height: 844 })
       await player.emulateMedia({ colorScheme: 'dark' })
       await fitsPhone(t, player, 'the player view')
-      if (session.ruleset === 'shock-meters') await player.screenshot({ path: await pathOf(t, 'console-player-view.png') })
+      if (session.ruleset === 'shock-meters')
+        await player.screenshot({ path: await pathOf(t, 'console-player-view.png') })
       await accessible(t, player, 'the player view, dark')
 
       // Revoking the key closes the player view on its next load.
