@@ -1130,12 +1130,14 @@ async function connect(campaignId, key, only = null) {
       true,
     )
     $('board').hidden = true
+    $('connect').hidden = false
+    $('connect-details').open = true
     return
   }
 
   const heading = $('campaign-title')
-  const role = state.mode === 'gm' ? '' : ' · player view (read only)'
-  heading.textContent = `${state.campaign.name} · ${state.ruleset?.title ?? state.campaign.ruleset}${role}`
+  heading.textContent = `${state.campaign.name} · ${state.ruleset?.title ?? state.campaign.ruleset}`
+  document.querySelector('.subtitle').textContent = state.mode === 'gm' ? 'GM console' : 'player view'
   heading.hidden = false
   document.title = `${state.campaign.name} — Nerve ${state.mode === 'gm' ? 'GM console' : 'player view'}`
   if (state.mode === 'gm' && state.ruleset && state.openapi) {
@@ -1148,6 +1150,8 @@ async function connect(campaignId, key, only = null) {
   showCharacters()
   $('board').hidden = false
   $('connect').hidden = state.mode !== 'gm'
+  // The forms fold away once a campaign is open; the summary opens them again.
+  $('connect-details').open = false
   $('player-bar').hidden = state.mode === 'gm'
   setStatus(
     state.mode === 'gm'
@@ -1238,11 +1242,17 @@ function start() {
     $('campaign-title').hidden = true
     $('created').hidden = true
     $('connect').hidden = false
+    $('connect-details').open = true
     $('player-bar').hidden = true
     setStatus('The key is forgotten in this tab.')
     keyInput.focus()
   }
   $('forget-button').addEventListener('click', forget)
+  $('saved-button').addEventListener('click', () => {
+    $('created').hidden = true
+    $('new-gm-key').value = ''
+    $('action-character').focus()
+  })
   $('leave-button').addEventListener('click', forget)
   $('action-form').addEventListener('submit', submitAction)
   $('action-name').addEventListener('change', buildActionFields)

@@ -306,6 +306,8 @@ for (const session of sessions) {
       const gmKey = await page.getByLabel('New GM key').inputValue()
       t.match(gmKey, /^nrv_gm_/, 'the new GM key is shown once')
       t.equal(page.url(), `${baseUrl}/dashboard`, 'nothing reaches the address bar')
+      await page.getByRole('button', { name: 'I have saved them' }).click()
+      t.equal(await page.getByLabel('New GM key').isVisible(), false, 'the key is put away once saved')
 
       for (const name of [session.hero, session.other]) {
         await page.getByLabel('Character name').fill(name)
@@ -341,7 +343,10 @@ for (const session of sessions) {
       await article(page, `${session.other} Jr.`).waitFor()
       t.pass('a character is renamed')
 
-      await page.evaluate(() => document.activeElement?.blur?.())
+      await page.evaluate(() => {
+        document.activeElement?.blur?.()
+        window.scrollTo(0, 0)
+      })
       await screenshot(`console-${session.ruleset}.png`)
       await accessible(t, page, 'the console, light')
 
