@@ -1,18 +1,33 @@
-// Nerve GM dashboard. No build step: a plain ES module. The GM key lives in sessionStorage
-// (this tab only) and travels in the Authorization header, never in a URL. EventSource cannot
-// send that header, so the live stream is read with fetch() and parsed here.
+// Nerve GM dashboard and console. No build step: plain ES modules. Keys live in sessionStorage
+// (this tab only) and travel in the Authorization header, never in a URL: a player's link
+// carries its key in the fragment, which browsers never send, and the page removes it from the
+// address bar at once. EventSource cannot send that header, so the live stream is read with
+// fetch() and parsed here. Every form is drawn from the API's own schemas (forms.js).
 
-const STORAGE = { campaignId: 'nerve.dashboard.campaignId', key: 'nerve.dashboard.gmKey' }
+import { choicesOf, field, h, objectField, resolver, title } from '/dashboard/forms.js'
+
+const STORAGE = {
+  campaignId: 'nerve.dashboard.campaignId',
+  key: 'nerve.dashboard.gmKey',
+  character: 'nerve.dashboard.character',
+}
 const FEED_LENGTH = 50
 const RECONNECT_MS = [1000, 2000, 5000, 10000]
+const CHARACTER_ROUTE = '/v1/campaigns/{campaignId}/characters/{characterId}/'
 
 const $ = (id) => document.getElementById(id)
 
 const state = {
   campaignId: '',
   key: '',
+  /** `gm` runs the console; `player` is the read-only view of one player's characters. */
+  mode: 'gm',
+  /** In the player view from a link: the one character shown. */
+  only: null,
   campaign: null,
   ruleset: null,
+  openapi: null,
+  resolve: null,
   characters: new Map(),
   lastSeq: 0,
   seen: new Set(),
@@ -20,22 +35,6 @@ const state = {
 }
 
 // ------------------------------------------------------------------ DOM helpers
-
-/** Builds an element; strings become text nodes, so names from the API are never parsed as HTML. */
-function h(tag, props = {}, ...children) {
-  const element = document.createElement(tag)
-  for (const [name, value] of Object.entries(props)) {
-    if (value === undefined || value === null || value === false) continue
-    if (name === 'class') element.className = value
-    else if (name === 'text') element.textContent = value
-    else element.setAttribute(name, value === true ? '' : String(value))
-  }
-  for (const child of children.flat(Infinity)) {
-    if (child === null || child === undefined || child === false) continue
-    element.append(child instanceof Node ? child : document.createTextNode(String(child)))
-  }
-  return element
-}
 
 /**
  * A sheet's entries in the rule set's order: stored sheets come back from PostgreSQL's jsonb,
@@ -45,8 +44,6 @@ function ordered(order, record) {
   const rank = (key) => (order.includes(key) ? order.indexOf(key) : order.length)
   return Object.entries(record).sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
 }
-
-const title = (word) => String(word).replace(/(^|[-\s])(\w)/g, (_m, sep, c) => (sep ? ' ' : '') + c.toUpperCase())
 
 /** A row of boxes: `on` of `total` filled, with the count spelt out for screen readers. */
 function boxes(on, total, kind, label) {
@@ -101,7 +98,12 @@ class ApiError extends Error {
 async function api(path, options = {}) {
   const response = await fetch(path, {
     ...options,
-    headers: { accept: 'application/json', authorization: `Bearer ${state.key}`, ...options.headers },
+    headers: {
+      accept: 'application/json',
+      ...(state.key ? { authorization: `Bearer ${state.key}` } : {}),
+      ...(options.body ? { 'content-type': 'application/json' } : {}),
+      ...options.headers,
+    },
     cache: 'no-store',
   })
   if (!response.ok) {
@@ -109,13 +111,19 @@ async function api(path, options = {}) {
     try {
       const problem = await response.json()
       detail = problem.detail || problem.title || detail
+      const fields = (problem.errors ?? []).map((error) =>
+        [error.pointer ?? error.field, error.detail ?? error.message].filter(Boolean).join(': '),
+      )
+      if (fields.length) detail += ` (${fields.join('; ')})`
     } catch {
       // not a problem document: keep the status line
     }
     throw new ApiError(response.status, detail)
   }
-  return response.json()
+  return response.status === 204 ? null : response.json()
 }
+
+const post = (path, body) => api(path, { method: 'POST', body: JSON.stringify(body) })
 
 const campaignPath = () => `/v1/campaigns/${encodeURIComponent(state.campaignId)}`
 
@@ -130,6 +138,19 @@ async function loadCharacters() {
     after = page.hasMore ? page.nextCursor : null
   } while (after)
   return characters
+}
+
+/** The character's latest event, the only one a revert may undo. */
+async function latestEventOf(characterId) {
+  let after = 0
+  let last = null
+  for (;;) {
+    const query = new URLSearchParams({ characterId, sheets: 'none', limit: '100', after: String(after) })
+    const page = await api(`${campaignPath()}/events?${query}`)
+    if (page.data.length) last = page.data[page.data.length - 1]
+    if (!page.hasMore || !page.data.length) return last
+    after = page.nextCursor ?? last.seq
+  }
 }
 
 // ------------------------------------------------------------------ sheets, as a GM draws them
@@ -365,6 +386,40 @@ const RENDERERS = {
   'reaction-rolls': renderReactionRolls,
 }
 
+// ------------------------------------------------------------------ characters
+
+/** The GM's buttons on a character: settle each open decision, edit, undo, hand a player a key. */
+function gmTools(character) {
+  const name = character.name
+  const tool = (text, label, onClick) => {
+    const button = h('button', { type: 'button', class: 'secondary small', 'aria-label': label }, text)
+    button.addEventListener('click', () => onClick(button))
+    return button
+  }
+  return h(
+    'div',
+    { class: 'character-tools' },
+    tool('Roll or act', `Roll or act for ${name}`, () => openConsole(character.id)),
+    tool('Edit', `Edit ${name}`, (button) => toggleEditor(character.id, button)),
+    tool('Undo latest', `Undo latest event of ${name}`, (button) => revertLatest(character.id, button)),
+    tool('Player key', `Mint a player key for ${name}`, (button) => mintPlayerKey(character.id, button)),
+  )
+}
+
+function decisionItem(character, decision) {
+  const children = [h('span', { class: 'badge warn' }, 'Open'), ` ${decision.prompt} `, h('code', {}, decision.action)]
+  if (state.mode === 'gm') {
+    const button = h(
+      'button',
+      { type: 'button', class: 'small', 'aria-label': `Settle: ${decision.prompt} (${character.name})` },
+      'Settle',
+    )
+    button.addEventListener('click', () => openConsole(character.id, decision.action))
+    children.push(' ', button)
+  }
+  return h('li', {}, children)
+}
+
 function renderCharacter(character) {
   const render = RENDERERS[character.ruleset]
   const headingId = `character-${character.id}-name`
@@ -391,37 +446,477 @@ function renderCharacter(character) {
       ? h(
           'ul',
           { class: 'decisions', 'aria-label': 'Open decisions' },
-          ...character.pending.map((decision) =>
-            h('li', {}, badge('Open', 'warn'), ` ${decision.prompt} `, h('code', {}, decision.action)),
-          ),
+          ...character.pending.map((decision) => decisionItem(character, decision)),
         )
       : null,
+    state.mode === 'gm' ? gmTools(character) : null,
+    h('div', { class: 'editor-slot', id: `editor-${character.id}` }),
   )
 }
 
+const shown = (character) => !character.archivedAt && (!state.only || character.id === state.only)
+
 function showCharacters() {
   const container = $('character-list')
-  const visible = [...state.characters.values()].filter((character) => !character.archivedAt)
+  const visible = [...state.characters.values()].filter(shown)
   container.replaceChildren(...visible.map(renderCharacter))
   $('no-characters').hidden = visible.length > 0
+  refreshCharacterChoices()
 }
 
 /** Keeps the newest version of a character (answers may arrive out of order) and redraws only it. */
 function upsertCharacter(character) {
   const known = state.characters.get(character.id)
   if (known && known.version > character.version) return
+  const isNew = !known
   state.characters.set(character.id, character)
+  if (!shown(character) && !character.archivedAt) return
   const existing = document.getElementById(`character-${character.id}`)
   if (character.archivedAt) {
     existing?.remove()
   } else if (existing) {
     const fresh = renderCharacter(character)
     fresh.classList.add('updated')
+    // An edit in progress survives the redraw.
+    const editor = existing.querySelector('.editor-slot')
+    if (editor?.childElementCount) fresh.querySelector('.editor-slot').replaceWith(editor)
     existing.replaceWith(fresh)
   } else {
     $('character-list').append(renderCharacter(character))
   }
-  $('no-characters').hidden = [...state.characters.values()].some((entry) => !entry.archivedAt)
+  $('no-characters').hidden = [...state.characters.values()].some(shown)
+  if (isNew || known?.name !== character.name) refreshCharacterChoices()
+  if ($('action-character')?.value === character.id) refreshActionHints()
+}
+
+// ------------------------------------------------------------------ the console: every action
+
+/** The request body schema of a character action, from the OpenAPI document. */
+function actionBody(action) {
+  const operation = state.openapi?.paths?.[`${CHARACTER_ROUTE}${action}`]?.post
+  const schema = operation?.requestBody?.content?.['application/json']?.schema
+  return schema ? state.resolve(schema) : null
+}
+
+/** Choices the schemas cannot know: this character's identities, abilities, traumas; the catalogue. */
+function hintsFor(character) {
+  const sheet = character?.sheet ?? {}
+  const options = (values) => values.filter(Boolean).map((value) => ({ value, label: value }))
+  const hints = {}
+  const triggers = state.ruleset?.tables?.triggers
+  if (Array.isArray(triggers)) {
+    hints.trigger = {
+      strict: true,
+      options: triggers.map((trigger) => ({
+        value: trigger.id,
+        label: `${trigger.label} (${trigger.meters.map(title).join(trigger.meterChoice === 'both' ? ' and ' : ' or ')}${trigger.rank ? `, rank ${trigger.rank.min}–${trigger.rank.max}` : ''})`,
+      })),
+    }
+  }
+  if (Array.isArray(sheet.identities))
+    hints.identity = { options: options(sheet.identities.map((entry) => entry.name)) }
+  if (Array.isArray(sheet.relationships))
+    hints.relationship = { options: options(sheet.relationships.map((entry) => entry.name)) }
+  if (Array.isArray(sheet.disorders)) hints.disorder = { options: options(sheet.disorders.map((entry) => entry.name)) }
+  if (Array.isArray(sheet.lastingTraumas))
+    hints.trauma = { options: options(sheet.lastingTraumas.map((entry) => entry.name)) }
+  if (sheet.abilities && character.ruleset === 'reaction-rolls') {
+    hints.ability = {
+      strict: true,
+      options: Object.entries(sheet.abilities).map(([name, ability]) => ({
+        value: name,
+        label: `${title(name)} (${ability.dice})`,
+      })),
+    }
+  }
+  return hints
+}
+
+const KINDS = [
+  ['roll', 'Rolls'],
+  ['decision', 'Decisions'],
+  ['gm', 'GM actions'],
+]
+
+function refreshCharacterChoices() {
+  const select = $('action-character')
+  if (!select) return
+  const current = select.value
+  const characters = [...state.characters.values()].filter((character) => !character.archivedAt)
+  select.replaceChildren(...characters.map((character) => h('option', { value: character.id }, character.name)))
+  if (characters.some((character) => character.id === current)) select.value = current
+  $('action-form').hidden = characters.length === 0
+  $('no-console').hidden = characters.length > 0
+  refreshActionHints()
+}
+
+let actionFields = null
+let hintsKey = ''
+
+function refreshActionHints() {
+  const character = state.characters.get($('action-character').value)
+  const key = JSON.stringify([$('action-name').value, hintsFor(character)])
+  if (key !== hintsKey) buildActionFields()
+}
+
+function buildActionFields() {
+  const action = $('action-name').value
+  const character = state.characters.get($('action-character').value)
+  const hints = hintsFor(character)
+  hintsKey = JSON.stringify([action, hints])
+  const body = actionBody(action)
+  const container = $('action-fields')
+  const about = state.ruleset?.actions.find((entry) => entry.name === action)
+  $('action-about').textContent = about?.description ?? ''
+  if (!body) {
+    actionFields = null
+    container.replaceChildren(h('p', { class: 'none' }, 'This action has no form.'))
+    return
+  }
+  const request = state.resolve(body.properties?.request ?? { type: 'object', properties: {} })
+  actionFields = objectField('request', request, {
+    resolve: state.resolve,
+    hints,
+    legend: false,
+    prefix: `act-${action}`,
+  })
+  container.replaceChildren(
+    Object.keys(request.properties ?? {}).length
+      ? actionFields.element
+      : h('p', { class: 'none' }, 'Nothing to choose: this action only needs a click.'),
+  )
+  $('dice-fieldset').hidden = !body.properties?.dice
+  $('visibility-fieldset').hidden = !body.properties?.visibility
+  $('action-submit').textContent = about ? `${about.summary}` : 'Send'
+}
+
+function openConsole(characterId, action) {
+  $('action-character').value = characterId
+  if (action) $('action-name').value = action
+  buildActionFields()
+  resetDice()
+  $('console').scrollIntoView({ block: 'start' })
+  ;($('action-fields').querySelector('input, select') ?? $('action-name')).focus()
+}
+
+function setupConsole() {
+  const actionSelect = $('action-name')
+  actionSelect.replaceChildren(
+    ...KINDS.map(([kind, label]) => {
+      const actions = state.ruleset.actions.filter((action) => action.kind === kind)
+      return actions.length
+        ? h(
+            'optgroup',
+            { label },
+            actions.map((action) => h('option', { value: action.name }, `${action.summary} (${action.name})`)),
+          )
+        : null
+    }).filter(Boolean),
+  )
+  refreshCharacterChoices()
+  buildActionFields()
+}
+
+function syncDiceSource() {
+  const table = $('dice-provided').checked
+  $('faces-field').hidden = !table
+}
+
+function resetDice() {
+  $('dice-server').checked = true
+  $('dice-faces').value = ''
+  syncDiceSource()
+}
+
+function parseFaces(text) {
+  return text
+    .split(/[\s,;]+/)
+    .filter(Boolean)
+    .map((face) => Number(face))
+}
+
+async function submitAction(submitEvent) {
+  submitEvent.preventDefault()
+  const characterId = $('action-character').value
+  const action = $('action-name').value
+  const body = actionBody(action)
+  const result = $('action-result')
+  const payload = { request: actionFields?.read() ?? {} }
+  if (body?.properties?.dice && $('dice-provided').checked) {
+    const faces = parseFaces($('dice-faces').value)
+    if (!faces.length || faces.some((face) => !Number.isInteger(face))) {
+      result.textContent = 'Type the faces rolled at the table as whole numbers, e.g. 85 or 3 5.'
+      result.classList.add('error')
+      $('dice-faces').focus()
+      return
+    }
+    payload.dice = { source: 'provided', faces }
+  }
+  if (body?.properties?.visibility) payload.visibility = $('visibility-gm').checked ? 'gm' : 'public'
+  const button = $('action-submit')
+  button.disabled = true
+  result.classList.remove('error')
+  result.textContent = 'Sending…'
+  try {
+    const answer = await post(`${campaignPath()}/characters/${encodeURIComponent(characterId)}/${action}`, payload)
+    if (answer.event) addToFeed(answer.event, true)
+    if (answer.character) upsertCharacter(answer.character)
+    result.textContent = `${answer.character?.name ?? ''}: ${answer.event?.summary ?? 'done'}`
+    // Each roll says where its dice come from: the next one starts from Nerve's dice again.
+    if (payload.dice) resetDice()
+  } catch (error) {
+    result.textContent = `Refused: ${error.message}`
+    result.classList.add('error')
+  } finally {
+    button.disabled = false
+  }
+}
+
+// ------------------------------------------------------------------ undo, keys
+
+async function revertLatest(characterId, button) {
+  const character = state.characters.get(characterId)
+  button.disabled = true
+  try {
+    const latest = await latestEventOf(characterId)
+    if (!latest) throw new Error('nothing to undo yet')
+    const answer = await post(`${campaignPath()}/characters/${encodeURIComponent(characterId)}/revert`, {
+      eventId: latest.id,
+    })
+    if (answer.event) addToFeed(answer.event, true)
+    if (answer.character) upsertCharacter(answer.character)
+    setStatus(`Undone for ${character?.name}: ${latest.summary ?? latest.type}.`)
+  } catch (error) {
+    setStatus(`Could not undo ${character?.name}’s latest event: ${error.message}`, true)
+  } finally {
+    button.disabled = false
+  }
+}
+
+/** The player's link: the key rides in the fragment, which never leaves the browser. */
+function playerLink(characterId, key) {
+  const fragment = new URLSearchParams({ view: 'player', campaign: state.campaignId, character: characterId, key })
+  return `${location.origin}/dashboard#${fragment}`
+}
+
+async function mintPlayerKey(characterId, button) {
+  const character = state.characters.get(characterId)
+  button.disabled = true
+  try {
+    const minted = await post(`${campaignPath()}/keys`, { label: character.name, characterIds: [characterId] })
+    const link = playerLink(characterId, minted.key)
+    const keyId = `minted-key-${minted.id}`
+    const linkId = `minted-link-${minted.id}`
+    $('minted').replaceChildren(
+      h('h3', {}, `Player key for ${character.name}`),
+      h(
+        'p',
+        {},
+        'Shown once: hand it to the player now. The link opens their read-only view; the key is in its #fragment, which the browser never sends to a server.',
+      ),
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { for: linkId }, 'Player link'),
+        h('input', { id: linkId, readonly: true, value: link, spellcheck: 'false' }),
+      ),
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { for: keyId }, 'Player key'),
+        h('input', { id: keyId, readonly: true, value: minted.key, spellcheck: 'false' }),
+      ),
+    )
+    $('minted').hidden = false
+    await loadKeys()
+    $(linkId).focus()
+    $(linkId).select()
+  } catch (error) {
+    setStatus(`Could not mint a key for ${character?.name}: ${error.message}`, true)
+  } finally {
+    button.disabled = false
+  }
+}
+
+async function loadKeys() {
+  const keys = (await api(`${campaignPath()}/keys`)).data
+  const names = (ids) => ids.map((id) => state.characters.get(id)?.name ?? id.slice(0, 8)).join(', ')
+  const rows = keys.map((key) => {
+    const own = state.key.startsWith(key.prefix)
+    let action = h('span', {}, key.revokedAt ? 'revoked' : own ? 'this tab' : '')
+    if (!key.revokedAt && !own) {
+      action = h(
+        'button',
+        { type: 'button', class: 'secondary small', 'aria-label': `Revoke ${key.label ?? key.prefix} (${key.role})` },
+        'Revoke',
+      )
+      action.addEventListener('click', async () => {
+        action.disabled = true
+        try {
+          await api(`${campaignPath()}/keys/${encodeURIComponent(key.id)}`, { method: 'DELETE' })
+          setStatus(`Key ${key.label ?? key.prefix} revoked: it no longer opens anything.`)
+          await loadKeys()
+        } catch (error) {
+          action.disabled = false
+          setStatus(`Could not revoke the key: ${error.message}`, true)
+        }
+      })
+    }
+    return h(
+      'tr',
+      { 'data-key-id': key.id, class: key.revokedAt ? 'revoked' : undefined },
+      h('th', { scope: 'row' }, key.label ?? key.prefix),
+      h('td', {}, key.role === 'gm' ? 'GM' : 'player'),
+      h('td', {}, key.role === 'gm' ? 'all' : names(key.characterIds)),
+      h('td', {}, action),
+    )
+  })
+  $('key-rows').replaceChildren(...rows)
+}
+
+// ------------------------------------------------------------------ adding and editing characters
+
+/** The parts of a sheet a GM sets by hand: numbers, flags and choices; derived values are left out. */
+function editableSchema(schema, value) {
+  const resolved = state.resolve(schema)
+  if (resolved.readOnly || resolved.deprecated) return null
+  if (resolved.type === 'integer' || resolved.type === 'number' || resolved.type === 'boolean' || choicesOf(resolved)) {
+    return { ...resolved, default: value ?? resolved.default }
+  }
+  if (resolved.type !== 'object') return null
+  const properties = {}
+  const entries = resolved.properties
+    ? Object.entries(resolved.properties)
+    : Object.keys(value ?? {}).map((key) => [key, Object.values(resolved.patternProperties ?? {})[0]])
+  for (const [key, property] of entries) {
+    if (!property) continue
+    const editable = editableSchema(property, value?.[key])
+    if (editable) properties[key] = editable
+  }
+  return Object.keys(properties).length ? { type: 'object', properties, required: Object.keys(properties) } : null
+}
+
+/** Only what changed, as a JSON merge patch of the sheet. */
+function changes(after, before) {
+  if (after === null || typeof after !== 'object') return after === before ? undefined : after
+  const patch = {}
+  for (const [key, value] of Object.entries(after)) {
+    const changed = changes(value, before?.[key])
+    if (changed !== undefined) patch[key] = changed
+  }
+  return Object.keys(patch).length ? patch : undefined
+}
+
+function sheetFields(sheet, prefix) {
+  const schema = editableSchema(state.ruleset.sheetSchema, sheet)
+  return schema ? objectField('sheet', schema, { resolve: state.resolve, legend: false, prefix }) : null
+}
+
+function toggleEditor(characterId, button) {
+  const slot = $(`editor-${characterId}`)
+  if (slot.childElementCount) {
+    slot.replaceChildren()
+    button.setAttribute('aria-expanded', 'false')
+    return
+  }
+  const character = state.characters.get(characterId)
+  const nameId = `edit-name-${characterId}`
+  const reasonId = `edit-reason-${characterId}`
+  const fields = sheetFields(character.sheet, `edit-${characterId}`)
+  const result = h('p', { class: 'status', role: 'status' })
+  const form = h(
+    'form',
+    { class: 'editor', novalidate: true, 'aria-label': `Edit ${character.name}` },
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { for: nameId }, 'Name'),
+      h('input', { id: nameId, value: character.name, required: true }),
+    ),
+    fields ? h('fieldset', { class: 'group sheet-fields' }, h('legend', {}, 'Sheet'), fields.element) : null,
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { for: reasonId }, 'Reason (optional, kept with the edit)'),
+      h('input', { id: reasonId }),
+    ),
+    h(
+      'div',
+      { class: 'actions' },
+      h('button', { type: 'submit' }, 'Save changes'),
+      h('button', { type: 'button', class: 'secondary', 'data-cancel': '' }, 'Cancel'),
+    ),
+    result,
+  )
+  form.querySelector('[data-cancel]').addEventListener('click', () => {
+    slot.replaceChildren()
+    button.setAttribute('aria-expanded', 'false')
+    button.focus()
+  })
+  form.addEventListener('submit', async (submitEvent) => {
+    submitEvent.preventDefault()
+    const current = state.characters.get(characterId)
+    const body = {}
+    const name = $(nameId).value.trim()
+    if (name && name !== current.name) body.name = name
+    const sheet = fields ? changes(fields.read() ?? {}, current.sheet) : undefined
+    if (sheet) body.sheet = sheet
+    const reason = $(reasonId).value.trim()
+    if (!Object.keys(body).length) {
+      result.textContent = 'Nothing changed.'
+      return
+    }
+    if (reason) body.reason = reason
+    try {
+      const answer = await api(`${campaignPath()}/characters/${encodeURIComponent(characterId)}`, {
+        method: 'PATCH',
+        body: JSON.stringify(body),
+        headers: { 'if-match': `"${current.version}"` },
+      })
+      slot.replaceChildren()
+      upsertCharacter(answer.character ?? answer)
+      setStatus(`${name || current.name} saved.`)
+    } catch (error) {
+      result.textContent = `Refused: ${error.message}`
+      result.classList.add('error')
+    }
+  })
+  slot.replaceChildren(form)
+  button.setAttribute('aria-expanded', 'true')
+  $(nameId).focus()
+}
+
+let newSheetFields = null
+
+function setupAddCharacter() {
+  newSheetFields = sheetFields(state.ruleset.defaultSheet ?? {}, 'new')
+  $('new-sheet').replaceChildren(
+    newSheetFields ? newSheetFields.element : h('p', { class: 'none' }, 'The rule set’s defaults.'),
+  )
+}
+
+async function addCharacter(submitEvent) {
+  submitEvent.preventDefault()
+  const name = $('new-name').value.trim()
+  if (!name) {
+    setStatus('Give the character a name.', true)
+    $('new-name').focus()
+    return
+  }
+  const body = { name }
+  const sheet = newSheetFields ? changes(newSheetFields.read() ?? {}, state.ruleset.defaultSheet) : undefined
+  if (sheet) body.sheet = sheet
+  try {
+    const answer = await post(`${campaignPath()}/characters`, body)
+    upsertCharacter(answer.character)
+    $('new-name').value = ''
+    setupAddCharacter()
+    $('action-character').value = answer.character.id
+    refreshActionHints()
+    setStatus(`${answer.character.name} joins the campaign.`)
+  } catch (error) {
+    setStatus(`Could not add ${name}: ${error.message}`, true)
+  }
 }
 
 // ------------------------------------------------------------------ the feed
@@ -455,14 +950,11 @@ function feedItem(event, isNew) {
 function followUpItem(followUp) {
   const label = `${title(followUp.request.meter ?? followUp.action)} ${followUp.ranks.min}–${followUp.ranks.max}`
   const button = h('button', { type: 'button', class: 'follow-up-make' }, `Make the ${label} check`)
+  if (state.mode !== 'gm') return h('span', { class: 'follow-up' }, `Follow-up: ${label}, because ${followUp.because}`)
   button.addEventListener('click', async () => {
     button.disabled = true
     try {
-      await api(followUp.route, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ request: followUp.request }),
-      })
+      await post(followUp.route, { request: followUp.request })
       button.textContent = `${label} check made`
     } catch (error) {
       button.disabled = false
@@ -473,6 +965,7 @@ function followUpItem(followUp) {
 }
 
 function addToFeed(event, isNew) {
+  if (state.only && event.characterId !== state.only) return
   if (state.seen.has(event.seq)) return
   state.seen.add(event.seq)
   state.lastSeq = Math.max(state.lastSeq, event.seq)
@@ -483,7 +976,7 @@ function addToFeed(event, isNew) {
 
 async function onEvent(event) {
   addToFeed(event, true)
-  if (!event.characterId) return
+  if (!event.characterId || (state.only && event.characterId !== state.only)) return
   try {
     upsertCharacter(await api(`${campaignPath()}/characters/${event.characterId}`))
   } catch (error) {
@@ -564,9 +1057,33 @@ function disconnect() {
   setStreamState('off')
 }
 
-async function connect(campaignId, key) {
+async function loadOpenApi() {
+  if (state.openapi) return
+  state.openapi = await fetch('/docs/json', { headers: { accept: 'application/json' } }).then((response) =>
+    response.ok ? response.json() : null,
+  )
+  state.resolve = resolver(state.openapi ?? { components: { schemas: {} } })
+}
+
+function keyRole(key) {
+  return key.startsWith('nrv_pl_') ? 'player' : 'gm'
+}
+
+async function connect(campaignId, key, only = null) {
   disconnect()
-  Object.assign(state, { campaignId, key, characters: new Map(), seen: new Set(), lastSeq: 0 })
+  Object.assign(state, {
+    campaignId,
+    key,
+    mode: keyRole(key),
+    only,
+    characters: new Map(),
+    seen: new Set(),
+    lastSeq: 0,
+  })
+  document.body.dataset.mode = state.mode
+  $('gm-tools').hidden = true
+  $('keys').hidden = true
+  $('minted').hidden = true
   setStatus('Loading the campaign…')
   try {
     state.campaign = await api(campaignPath())
@@ -575,14 +1092,36 @@ async function connect(campaignId, key) {
         headers: { accept: 'application/json' },
       }).then((response) => (response.ok ? response.json() : null)),
       loadCharacters(),
+      state.mode === 'gm' ? loadOpenApi() : null,
     ])
     state.ruleset = ruleset
     for (const character of characters) state.characters.set(character.id, character)
-    const after = Math.max(0, state.campaign.eventCount - 20)
-    const history = await api(`${campaignPath()}/events?after=${after}&limit=20`)
-    state.lastSeq = after
     $('feed').replaceChildren()
-    for (const event of history.data) addToFeed(event, false)
+    if (state.only) {
+      // The player's own character only: its latest events, newest last.
+      let after = 0
+      let events = []
+      for (;;) {
+        const query = new URLSearchParams({
+          characterId: state.only,
+          sheets: 'none',
+          limit: '100',
+          after: String(after),
+        })
+        const page = await api(`${campaignPath()}/events?${query}`)
+        events = events.concat(page.data).slice(-20)
+        if (!page.hasMore || !page.data.length) break
+        after = page.nextCursor ?? page.data[page.data.length - 1].seq
+      }
+      state.lastSeq = state.campaign.eventCount
+      for (const event of events) addToFeed(event, false)
+    } else {
+      const after = Math.max(0, state.campaign.eventCount - 20)
+      const history = await api(`${campaignPath()}/events?after=${after}&limit=20`)
+      state.lastSeq = after
+      for (const event of history.data) addToFeed(event, false)
+    }
+    state.lastSeq = Math.max(state.lastSeq, state.campaign.eventCount)
   } catch (error) {
     setStatus(
       error instanceof ApiError && (error.status === 401 || error.status === 404)
@@ -591,19 +1130,88 @@ async function connect(campaignId, key) {
       true,
     )
     $('board').hidden = true
+    $('connect').hidden = false
+    $('connect-details').open = true
     return
   }
 
   const heading = $('campaign-title')
   heading.textContent = `${state.campaign.name} · ${state.ruleset?.title ?? state.campaign.ruleset}`
+  document.querySelector('.subtitle').textContent = state.mode === 'gm' ? 'GM console' : 'player view'
   heading.hidden = false
-  document.title = `${state.campaign.name} — Nerve GM dashboard`
+  document.title = `${state.campaign.name} — Nerve ${state.mode === 'gm' ? 'GM console' : 'player view'}`
+  if (state.mode === 'gm' && state.ruleset && state.openapi) {
+    $('gm-tools').hidden = false
+    $('keys').hidden = false
+    setupConsole()
+    setupAddCharacter()
+    loadKeys().catch((error) => setStatus(`Could not list the keys: ${error.message}`, true))
+  }
   showCharacters()
   $('board').hidden = false
-  setStatus(`Showing ${state.characters.size} character(s). New rolls appear as they happen.`)
+  $('connect').hidden = state.mode !== 'gm'
+  // The forms fold away once a campaign is open; the summary opens them again.
+  $('connect-details').open = false
+  $('player-bar').hidden = state.mode === 'gm'
+  setStatus(
+    state.mode === 'gm'
+      ? `Showing ${state.characters.size} character(s). New rolls appear as they happen.`
+      : 'Read-only view. New rolls appear as they happen.',
+  )
 
   state.abort = new AbortController()
   follow(state.abort.signal)
+}
+
+function rememberAndConnect(campaignId, key, only = null) {
+  sessionStorage.setItem(STORAGE.campaignId, campaignId)
+  sessionStorage.setItem(STORAGE.key, key)
+  if (only) sessionStorage.setItem(STORAGE.character, only)
+  else sessionStorage.removeItem(STORAGE.character)
+  return connect(campaignId, key, only)
+}
+
+async function setupCreate() {
+  const select = $('new-ruleset')
+  try {
+    const rulesets = (await api('/v1/rulesets')).data
+    select.replaceChildren(...rulesets.map((ruleset) => h('option', { value: ruleset.id }, ruleset.title)))
+  } catch (error) {
+    setStatus(`Could not list the rule sets: ${error.message}`, true)
+  }
+  $('create-form').addEventListener('submit', async (submitEvent) => {
+    submitEvent.preventDefault()
+    const name = $('new-campaign-name').value.trim()
+    if (!name) {
+      setStatus('Give the campaign a name.', true)
+      $('new-campaign-name').focus()
+      return
+    }
+    try {
+      state.key = ''
+      const created = await post('/v1/campaigns', { name, ruleset: select.value })
+      $('campaign-id').value = created.campaign.id
+      $('gm-key').value = created.gmKey.key
+      $('new-gm-key').value = created.gmKey.key
+      $('new-campaign-id').value = created.campaign.id
+      $('created').hidden = false
+      $('new-campaign-name').value = ''
+      await rememberAndConnect(created.campaign.id, created.gmKey.key)
+      setStatus(`${created.campaign.name} is created. Copy its GM key now: it is shown only once.`)
+    } catch (error) {
+      setStatus(`Could not create the campaign: ${error.message}`, true)
+    }
+  })
+}
+
+/** A player's link: `#view=player&campaign=…&character=…&key=…`, read once and wiped from the address bar. */
+function readFragment() {
+  if (!location.hash.includes('key=')) return null
+  const params = new URLSearchParams(location.hash.slice(1))
+  history.replaceState(null, '', location.pathname)
+  const campaign = params.get('campaign')
+  const key = params.get('key')
+  return campaign && key ? { campaign, key, character: params.get('character') } : null
 }
 
 function start() {
@@ -618,27 +1226,48 @@ function start() {
     const campaignId = campaignInput.value.trim()
     const key = keyInput.value.trim()
     if (!campaignInput.checkValidity() || !key) {
-      setStatus('Enter the campaign id (a UUID) and its GM key.', true)
+      setStatus('Enter the campaign id (a UUID) and its key.', true)
       ;(campaignInput.checkValidity() ? keyInput : campaignInput).focus()
       return
     }
-    sessionStorage.setItem(STORAGE.campaignId, campaignId)
-    sessionStorage.setItem(STORAGE.key, key)
-    connect(campaignId, key)
+    rememberAndConnect(campaignId, key)
   })
 
-  $('forget-button').addEventListener('click', () => {
-    sessionStorage.removeItem(STORAGE.campaignId)
-    sessionStorage.removeItem(STORAGE.key)
+  const forget = () => {
+    for (const name of Object.values(STORAGE)) sessionStorage.removeItem(name)
     keyInput.value = ''
     disconnect()
+    state.key = ''
     $('board').hidden = true
     $('campaign-title').hidden = true
+    $('created').hidden = true
+    $('connect').hidden = false
+    $('connect-details').open = true
+    $('player-bar').hidden = true
     setStatus('The key is forgotten in this tab.')
     keyInput.focus()
+  }
+  $('forget-button').addEventListener('click', forget)
+  $('saved-button').addEventListener('click', () => {
+    $('created').hidden = true
+    $('new-gm-key').value = ''
+    $('action-character').focus()
   })
+  $('leave-button').addEventListener('click', forget)
+  $('action-form').addEventListener('submit', submitAction)
+  $('action-name').addEventListener('change', buildActionFields)
+  $('action-character').addEventListener('change', refreshActionHints)
+  $('dice-server').addEventListener('change', syncDiceSource)
+  $('dice-provided').addEventListener('change', syncDiceSource)
+  $('add-form').addEventListener('submit', addCharacter)
+  syncDiceSource()
+  setupCreate()
 
-  if (campaignInput.value && keyInput.value) connect(campaignInput.value, keyInput.value)
+  const link = readFragment()
+  if (link) rememberAndConnect(link.campaign, link.key, link.character)
+  else if (campaignInput.value && keyInput.value) {
+    connect(campaignInput.value, keyInput.value, sessionStorage.getItem(STORAGE.character))
+  }
 }
 
 start()

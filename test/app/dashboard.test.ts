@@ -31,9 +31,10 @@ t.test('GET /dashboard answers 200 text/html with a strict CSP and the security 
   t.notMatch(res.body, /<script>|<style>|\sstyle="|\son[a-z]+="/, 'the page has no inline script, style or handler')
 })
 
-t.test('the dashboard’s script and stylesheet are served with their types and the same headers', async (t) => {
+t.test('the dashboard’s scripts and stylesheet are served with their types and the same headers', async (t) => {
   for (const [url, type] of [
     ['/dashboard/dashboard.js', /^text\/javascript/],
+    ['/dashboard/forms.js', /^text\/javascript/],
     ['/dashboard/dashboard.css', /^text\/css/],
   ] as const) {
     const res = await app.inject({ url })

@@ -58,6 +58,8 @@ async function seed(
 
 /** Types the credentials with the keyboard only: label, Tab, Enter. */
 async function signIn(page: Page, { campaignId, key }: Seeded): Promise<void> {
+  // Once a campaign is open its forms fold away; the summary opens them again.
+  if (!(await page.getByLabel('Campaign id').isVisible())) await page.getByText('Open or create a campaign').click()
   await page.getByLabel('Campaign id').fill('')
   await page.getByLabel('Campaign id').focus()
   await page.keyboard.type(campaignId)
@@ -71,6 +73,9 @@ async function signIn(page: Page, { campaignId, key }: Seeded): Promise<void> {
 }
 
 const character = (page: Page, name: string) => page.getByRole('article', { name })
+
+/** Scrolls the characters to the top of the window: the pictures show them, below the console. */
+const showCharacters = (page: Page) => page.locator('#characters').evaluate((element: any) => element.scrollIntoView())
 
 t.test(
   'the GM dashboard draws each rule set’s characters and shows a roll made through the API without reloading',
@@ -180,6 +185,7 @@ t.test(
       'the rolled character is redrawn with its new notch',
     )
     t.ok(await page.evaluate(() => 'notReloaded' in window), 'the page was not reloaded')
+    await showCharacters(page)
     await screenshot('dashboard.png')
 
     await signIn(page, trauma)
@@ -190,6 +196,7 @@ t.test(
     t.match(ivoText, /Social Anxiety — severity 80/, 'lasting traumas show their severity')
     t.match(ivoText, /Scars1/, 'scars are counted')
     t.match(ivoText, /Composure/, 'traits are shown')
+    await showCharacters(page)
     await screenshot('dashboard-trauma-table.png')
 
     await signIn(page, reactions)
@@ -197,6 +204,7 @@ t.test(
     await mira.waitFor()
     t.match(await mira.getByRole('row', { name: /^Fear/ }).textContent(), /1 of 5 stages/, 'emotion stages are drawn')
     t.match(await mira.getByRole('row', { name: /^Agility/ }).textContent(), /d6.*1 of 5 XP/, 'XP tracks are drawn')
+    await showCharacters(page)
     await screenshot('dashboard-reaction-rolls.png')
 
     t.same(problems, [], 'no script errors and no Content-Security-Policy violations')

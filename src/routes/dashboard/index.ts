@@ -8,6 +8,7 @@ const FILES = [
   { url: '/dashboard', file: 'index.html', type: 'text/html; charset=utf-8' },
   { url: '/dashboard/dashboard.css', file: 'dashboard.css', type: 'text/css; charset=utf-8' },
   { url: '/dashboard/dashboard.js', file: 'dashboard.js', type: 'text/javascript; charset=utf-8' },
+  { url: '/dashboard/forms.js', file: 'forms.js', type: 'text/javascript; charset=utf-8' },
   { url: '/dashboard/favicon.svg', file: 'favicon.svg', type: 'image/svg+xml' },
 ] as const
 

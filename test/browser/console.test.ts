@@ -1,0 +1,397 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import t, { type Test } from 'tap'
+import type { Page } from 'playwright-core'
+import { buildTestApp } from '../helpers/build-app.js'
+import { chromiumMissing, IMAGES_DIR, launchBrowser, listen } from '../helpers/browser.js'
+
+// These run inside Chromium (page.evaluate); the project's type check has no DOM library.
+declare const document: any
+declare const window: any
+declare const getComputedStyle: any
+
+/** axe-core's browser bundle, when the package is installed (a dev dependency); else null. */
+function axeSource(): string | null {
+  const candidates = [process.env.AXE_CORE_PATH]
+  try {
+    candidates.push(createRequire(import.meta.url).resolve('axe-core/axe.min.js'))
+  } catch {
+    // not installed: the accessibility checks are skipped with a message
+  }
+  const path = candidates.find((candidate) => candidate && existsSync(candidate))
+  return path ? readFileSync(path, 'utf8') : null
+}
+
+const AXE = axeSource()
+
+type Checks = Test
+
+/** Runs axe on the page as it is; every violation is listed in the failure. */
+async function accessible(t: Checks, page: Page, what: string): Promise<void> {
+  if (!AXE) {
+    t.pass(`axe finds no violation: ${what}`, { skip: 'axe-core is not installed (a dev dependency)' })
+    return
+  }
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE)
+  const violations: string[] = await page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ['violations'] })
+    return result.violations.map(
+      (violation: any) =>
+        `${violation.id}: ${violation.help} — ${violation.nodes.map((node: any) => node.target.join(' ')).join(', ')}`,
+    )
+  })
+  t.same(violations, [], `axe finds no violation: ${what}`)
+}
+
+/** The page fits a phone: nothing wider than the window, so no sideways scrolling. */
+async function fitsPhone(t: Checks, page: Page, what: string): Promise<void> {
+  await page.setViewportSize({ width: 390, height: 844 })
+  const width = await page.evaluate(() => document.documentElement.scrollWidth)
+  // Names the elements that stick out, should any.
+  const wide = await page.evaluate(() =>
+    [...document.querySelectorAll('body *')]
+      .filter(
+        (element) =>
+          element.getClientRects().length &&
+          !['INPUT', 'SELECT', 'TEXTAREA'].includes(element.tagName) &&
+          !element.closest('.visually-hidden') &&
+          (element.getBoundingClientRect().right > 391 ||
+            (element.scrollWidth > element.clientWidth + 1 && getComputedStyle(element).overflowX !== 'visible')),
+      )
+      .slice(0, 5)
+      .map((element) => `${element.tagName.toLowerCase()}#${element.id}.${element.className}`),
+  )
+  t.ok(width <= 390, `${what} is no wider than a 390 px phone (scrollWidth ${width})`)
+  t.same(wide, [], `nothing in ${what} sticks out or scrolls sideways`)
+}
+
+const article = (page: Page, name: string) => page.getByRole('article', { name })
+const fields = (page: Page) => page.locator('#action-fields')
+
+async function choose(page: Page, character: string, action: string): Promise<void> {
+  await page.getByLabel('Character', { exact: true }).selectOption({ label: character })
+  await page.getByLabel('Action', { exact: true }).selectOption(action)
+}
+
+/** Dice: Nerve's, or the faces typed as rolled at the table. */
+async function dice(page: Page, faces?: string): Promise<void> {
+  if (faces === undefined) {
+    await page.getByLabel('Nerve rolls them').check()
+  } else {
+    await page.getByLabel('Rolled at the table').check()
+    await page.getByLabel('Faces rolled').fill(faces)
+  }
+}
+
+async function visibility(page: Page, who: 'public' | 'gm'): Promise<void> {
+  await page.getByLabel(who === 'gm' ? 'GM only (behind the screen)' : 'Everyone').check()
+}
+
+/** Sends the console's form; the answer's summary, or the refusal, is returned. */
+async function send(page: Page): Promise<string> {
+  await page.locator('#action-submit').click()
+  await page.waitForFunction(() => {
+    const text = document.getElementById('action-result').textContent
+    return text && text !== 'Sending…'
+  })
+  return (await page.locator('#action-result').textContent()) ?? ''
+}
+
+/** A character's card as text, without its version (which a revert raises). */
+const cardText = async (page: Page, name: string) =>
+  ((await article(page, name).textContent()) ?? '').replace(/version \d+/, '')
+
+/** The seq of the newest entry in the feed. */
+const newestSeq = async (page: Page) => Number(await page.locator('#feed li').first().getAttribute('data-seq'))
+
+/**
+ * Settles every open decision of the character from its Settle buttons, taking the first
+ * choice each list offers (server rolls are random, so what is open is not known ahead).
+ */
+async function settleAll(t: Checks, page: Page, name: string): Promise<void> {
+  for (let round = 0; round < 6; round++) {
+    const settle = article(page, name).getByRole('button', { name: /^Settle:/ })
+    if ((await settle.count()) === 0) return
+    await settle.first().click()
+    await page.evaluate(() => {
+      for (const select of document.querySelectorAll('#action-fields select')) {
+        if (select.value === '') select.selectedIndex = 1
+      }
+      for (const input of document.querySelectorAll('#action-fields input[required]')) {
+        if (input.value === '') input.value = 'Night terrors'
+      }
+    })
+    await dice(page)
+    const answer = await send(page)
+    t.ok(!answer.startsWith('Refused'), `an open decision of ${name} is settled: ${answer}`)
+  }
+}
+
+interface Session {
+  ruleset: string
+  campaign: string
+  hero: string
+  other: string
+  /**
+   * Rolls and decisions through the console. Returns the seq of a GM-only event of the hero and
+   * the hero's card as it was before the hero's latest event (what a revert must bring back).
+   */
+  play(t: Checks, page: Page): Promise<{ secretSeq: number; before: string }>
+  /** Text only the GM may see on the hero's card (from the GM-only event), if any. */
+  secret?: string
+}
+
+const sessions: Session[] = [
+  {
+    ruleset: 'shock-meters',
+    campaign: 'The Mercy Street Irregulars',
+    hero: 'Vera Okafor',
+    other: 'Sam Reyes',
+    secret: 'Dread of mirrors',
+    async play(t, page) {
+      await choose(page, 'Vera Okafor', 'stress-check')
+      await fields(page).getByLabel('Meter', { exact: true }).selectOption({ label: 'Violence' })
+      await fields(page).getByLabel('Rank', { exact: true }).fill('4')
+      await fields(page).getByLabel('Cause (optional)').fill('A knife in the dark')
+      await dice(page, '87')
+      await visibility(page, 'public')
+      t.match(await send(page), /Violence 4 vs Fitness 60: rolled 87, failure/, 'a check with the table’s d100')
+      const vera = article(page, 'Vera Okafor')
+      await vera.getByRole('button', { name: /^Settle: Stressed \(Violence\)/ }).click()
+      t.equal(
+        await page.getByLabel('Action', { exact: true }).inputValue(),
+        'stress-response',
+        'Settle opens the decision',
+      )
+      await fields(page).getByLabel('Response', { exact: true }).selectOption({ label: 'Panic' })
+      t.match(await send(page), /panic/i, 'the stress response is settled')
+      await vera.getByText('Stressed: Violence — panic').waitFor()
+      t.equal(await vera.getByRole('list', { name: 'Open decisions' }).count(), 0, 'no decision is left open')
+
+      await choose(page, 'Sam Reyes', 'stress-check')
+      await fields(page).getByLabel('Meter', { exact: true }).selectOption({ label: 'Unnatural' })
+      await fields(page).getByLabel('Rank', { exact: true }).fill('5')
+      const triggers = await fields(page).getByLabel('Trigger (optional)').locator('option').count()
+      t.ok(triggers > 10, `the rulebook’s triggers are offered (${triggers - 1})`)
+      await dice(page)
+      await visibility(page, 'public')
+      t.match(await send(page), /Unnatural 5/, 'a check rolled by Nerve')
+      await settleAll(t, page, 'Sam Reyes')
+
+      await choose(page, 'Vera Okafor', 'record-disorder')
+      await fields(page).getByLabel('Name', { exact: true }).fill('Dread of mirrors')
+      await fields(page).getByLabel('Meter (optional)').selectOption({ label: 'Unnatural' })
+      await visibility(page, 'gm')
+      t.notMatch(await send(page), /^Refused/, 'a GM-only disorder is recorded')
+      const secretSeq = await newestSeq(page)
+
+      const before = await cardText(page, 'Vera Okafor')
+      await choose(page, 'Vera Okafor', 'clear-stressed')
+      await fields(page).getByLabel('Reason (optional)').fill('The attacker fled')
+      await visibility(page, 'public')
+      t.notMatch(await send(page), /^Refused/, 'a GM action: the threat is gone')
+      await vera.getByText('Stressed: Violence — panic').waitFor({ state: 'detached' })
+      return { secretSeq, before }
+    },
+  },
+  {
+    ruleset: 'trauma-table',
+    campaign: 'Ashfall Station',
+    hero: 'Ivo Lind',
+    other: 'Dana Kade',
+    async play(t, page) {
+      await choose(page, 'Ivo Lind', 'trauma-roll')
+      await fields(page).getByLabel('Source (optional)').selectOption({ label: 'Stressful' })
+      await fields(page).getByRole('button', { name: 'Add upgrade' }).click()
+      await fields(page).getByLabel('Reason', { exact: true }).fill('Alone in the dark')
+      await dice(page, '52')
+      await visibility(page, 'public')
+      t.match(await send(page), /52/, 'a trauma roll with the table’s d100 and an extra upgrade')
+      await settleAll(t, page, 'Ivo Lind')
+
+      await choose(page, 'Dana Kade', 'trauma-roll')
+      await dice(page)
+      await visibility(page, 'public')
+      t.notMatch(await send(page), /^Refused/, 'a trauma roll by Nerve')
+      await settleAll(t, page, 'Dana Kade')
+
+      await choose(page, 'Ivo Lind', 'trauma-roll')
+      await fields(page).getByLabel('Source (optional)').selectOption({ label: 'Traumatic' })
+      await dice(page, '30')
+      await visibility(page, 'gm')
+      t.notMatch(await send(page), /^Refused/, 'a GM-only trauma roll')
+      const secretSeq = await newestSeq(page)
+      await settleAll(t, page, 'Ivo Lind')
+
+      const before = await cardText(page, 'Ivo Lind')
+      await choose(page, 'Ivo Lind', 'rest')
+      await fields(page).getByLabel('Health (optional)').fill('2')
+      await visibility(page, 'public')
+      t.notMatch(await send(page), /^Refused/, 'a GM action: a rest')
+      return { secretSeq, before }
+    },
+  },
+  {
+    ruleset: 'reaction-rolls',
+    campaign: 'The Long Winter',
+    hero: 'Mira Tal',
+    other: 'Oren Vale',
+    async play(t, page) {
+      await choose(page, 'Mira Tal', 'reaction-roll')
+      await fields(page).getByLabel('Ability (optional)').selectOption({ label: 'Agility (d6)' })
+      await fields(page).getByLabel('Pressure', { exact: true }).selectOption({ label: '6' })
+      await dice(page, '4')
+      await visibility(page, 'public')
+      t.match(await send(page), /4/, 'a reaction roll with the table’s d6')
+      const mira = article(page, 'Mira Tal')
+      await mira.getByRole('button', { name: /^Settle:/ }).click()
+      await fields(page).getByLabel('Decision', { exact: true }).selectOption({ label: 'Raise' })
+      await fields(page).getByLabel('Emotion (optional)').selectOption({ label: 'Fear' })
+      t.notMatch(await send(page), /^Refused/, 'the retrieval is settled: fear raised')
+      await mira.getByRole('row', { name: /^Fear/ }).getByText('1 of 5 stages').waitFor()
+
+      await choose(page, 'Oren Vale', 'reaction-roll')
+      await fields(page).getByLabel('Ability (optional)').selectOption({ label: 'Composure (d6)' })
+      await fields(page).getByLabel('Pressure', { exact: true }).selectOption({ label: '4' })
+      await fields(page).getByRole('button', { name: 'Add modifier' }).click()
+      await fields(page).getByLabel('Source', { exact: true }).selectOption({ label: 'Environment' })
+      await fields(page).getByLabel('Weight', { exact: true }).selectOption({ label: '1' })
+      await dice(page)
+      await visibility(page, 'public')
+      t.notMatch(await send(page), /^Refused/, 'a reaction roll by Nerve with a context modifier')
+      await settleAll(t, page, 'Oren Vale')
+
+      await choose(page, 'Mira Tal', 'reaction-roll')
+      await fields(page).getByLabel('Ability (optional)').selectOption({ label: 'Agility (d6)' })
+      await fields(page).getByLabel('Pressure', { exact: true }).selectOption({ label: '8' })
+      await fields(page).getByLabel('Advantage', { exact: true }).check()
+      await dice(page, '2 5')
+      await visibility(page, 'gm')
+      t.match(await send(page), /5/, 'a GM-only reaction roll with advantage: two table dice, the higher kept')
+      const secretSeq = await newestSeq(page)
+      await mira.getByText('Retrieval pending: Agility 5 vs 8').waitFor()
+      const before = await cardText(page, 'Mira Tal')
+      await settleAll(t, page, 'Mira Tal')
+      return { secretSeq, before }
+    },
+  },
+]
+
+for (const session of sessions) {
+  t.test(
+    `a GM plays a whole ${session.ruleset} session from the console alone`,
+    { skip: chromiumMissing, timeout: 240_000 },
+    async (t) => {
+      const app = await buildTestApp(t)
+      const baseUrl = await listen(app)
+      const { context, page, screenshot } = await launchBrowser(t, { width: 1440, height: 1000 })
+      const problems: string[] = []
+      page.on('pageerror', (error) => problems.push(error.message))
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(message.text())
+      })
+
+      await page.goto(`${baseUrl}/dashboard`)
+      await accessible(t, page, 'the start page')
+      await page.getByLabel('Name', { exact: true }).fill(session.campaign)
+      await page.getByLabel('Rule set').selectOption(session.ruleset)
+      await page.getByRole('button', { name: 'Create campaign' }).click()
+      await page.locator('#stream-state[data-state="live"]').waitFor()
+      const gmKey = await page.getByLabel('New GM key').inputValue()
+      t.match(gmKey, /^nrv_gm_/, 'the new GM key is shown once')
+      t.equal(page.url(), `${baseUrl}/dashboard`, 'nothing reaches the address bar')
+      await page.getByRole('button', { name: 'I have saved them' }).click()
+      t.equal(await page.getByLabel('New GM key').isVisible(), false, 'the key is put away once saved')
+
+      for (const name of [session.hero, session.other]) {
+        await page.getByLabel('Character name').fill(name)
+        await page.getByRole('button', { name: 'Add character' }).click()
+        await article(page, name).waitFor()
+      }
+
+      const { secretSeq, before } = await session.play(t, page)
+      const secretItem = page.locator(`#feed li[data-seq="${secretSeq}"]`)
+      t.match(await secretItem.textContent(), /GM only/, 'the GM sees the GM-only event in the feed')
+      if (session.secret) t.match(await article(page, session.hero).textContent(), session.secret, 'and its effect')
+
+      // Undo: the hero's latest event is reverted and the card drawn as before it.
+      const feedBefore = await newestSeq(page)
+      await page.getByRole('button', { name: `Undo latest event of ${session.hero}` }).click()
+      await page.locator(`#feed li[data-seq="${feedBefore + 1}"]`).waitFor()
+      t.match(await page.locator('#feed li').first().textContent(), /revert/i, 'the revert is in the feed')
+      await page.waitForFunction(
+        ([id, wanted]) => {
+          const card = document.getElementById(id)
+          return card && card.textContent.replace(/version \d+/, '') === wanted
+        },
+        [await article(page, session.hero).getAttribute('id'), before],
+      )
+      t.pass('the hero’s card is drawn as before the latest event')
+
+      // Edit: rename the other character through its form.
+      await page.getByRole('button', { name: `Edit ${session.other}` }).click()
+      const editor = page.getByRole('form', { name: `Edit ${session.other}` })
+      await editor.getByLabel('Name', { exact: true }).fill(`${session.other} Jr.`)
+      await editor.getByLabel(/^Reason/).fill('A new name')
+      await editor.getByRole('button', { name: 'Save changes' }).click()
+      await article(page, `${session.other} Jr.`).waitFor()
+      t.pass('a character is renamed')
+
+      await page.evaluate(() => {
+        document.activeElement?.blur?.()
+        window.scrollTo(0, 0)
+      })
+      await screenshot(`console-${session.ruleset}.png`)
+      await accessible(t, page, 'the console, light')
+
+      // A player key for the hero, and the read-only view it opens.
+      await page.getByRole('button', { name: `Mint a player key for ${session.hero}` }).click()
+      const link = await page.getByLabel('Player link').inputValue()
+      t.match(link, /#view=player&.*key=nrv_pl_/, 'the player link carries the key in its fragment only')
+      t.notMatch(link.split('#')[0], /key=/, 'no key in the query')
+
+      const player = await context.newPage()
+      player.on('pageerror', (error) => problems.push(`player: ${error.message}`))
+      await player.goto(link)
+      await article(player, session.hero).waitFor()
+      await player.locator('#stream-state[data-state="live"]').waitFor()
+      t.equal(player.url(), `${baseUrl}/dashboard`, 'the key is wiped from the address bar')
+      t.equal(await article(player, `${session.other} Jr.`).count(), 0, 'only the player’s character is shown')
+      t.equal(await player.locator('#gm-tools').isVisible(), false, 'no console in the player view')
+      t.equal(await player.getByRole('button', { name: /^Settle|^Undo|^Edit/ }).count(), 0, 'no GM buttons')
+      t.equal(await player.locator(`#feed li[data-seq="${secretSeq}"]`).count(), 0, 'the GM-only event is not shown')
+      t.notMatch(await player.locator('#feed').textContent(), /GM only/, 'no GM-only entry in the player’s feed')
+      if (session.secret) t.notMatch(await player.locator('main').textContent(), session.secret, 'nor its effect')
+      t.ok((await player.locator('#feed li').count()) > 0, 'the player sees the public rolls')
+      await player.setViewportSize({ width: 390, height: 844 })
+      await player.emulateMedia({ colorScheme: 'dark' })
+      await fitsPhone(t, player, 'the player view')
+      if (session.ruleset === 'shock-meters')
+        await player.screenshot({ path: await pathOf(t, 'console-player-view.png') })
+      await accessible(t, player, 'the player view, dark')
+
+      // Revoking the key closes the player view on its next load.
+      await page.getByRole('button', { name: `Revoke ${session.hero} (player)` }).click()
+      await page.locator('#key-rows tr.revoked').waitFor()
+      await player.reload()
+      await player.getByText(/do not match a campaign/).waitFor()
+      t.pass('a revoked key opens nothing')
+
+      // The same console on a phone, in dark mode.
+      await page.emulateMedia({ colorScheme: 'dark' })
+      await fitsPhone(t, page, 'the console')
+      await page.evaluate(() => window.scrollTo(0, 0))
+      await screenshot(`console-${session.ruleset}-phone-dark.png`)
+      await accessible(t, page, 'the console, dark, phone width')
+
+      t.same(problems, [], 'no script errors and no Content-Security-Policy violations')
+    },
+  )
+}
+
+/** Where `screenshot` would put a picture, for a second page: docs/images only for `npm run screenshots`. */
+async function pathOf(t: { writeSnapshot?: boolean }, name: string): Promise<string> {
+  return t.writeSnapshot ? `${IMAGES_DIR}/${name}` : `${tmpdir()}/nerve-${name}`
+}
