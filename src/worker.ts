@@ -21,7 +21,8 @@ try {
   process.exit(1)
 }
 
-const log = pino(loggerOptions(config) as LoggerOptions).child({ component: 'webhook-dispatcher' })
+const { stream, ...logOptions } = loggerOptions(config) as LoggerOptions & { stream?: NodeJS.WritableStream }
+const log = pino(logOptions, stream ?? process.stdout).child({ component: 'webhook-dispatcher' })
 const db = await openDatabase({
   url: config.DATABASE_URL,
   dataDir: config.DATA_DIR,
