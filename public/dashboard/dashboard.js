@@ -123,7 +123,23 @@ async function api(path, options = {}) {
   return response.status === 204 ? null : response.json()
 }
 
-const post = (path, body) => api(path, { method: 'POST', body: JSON.stringify(body) })
+const post = (path, body, headers = {}) => api(path, { method: 'POST', body: JSON.stringify(body), headers })
+
+/**
+ * A roll whose answer never came (the network failed, or the server answered 5xx) keeps its
+ * Idempotency-Key: pressing the button again with the form unchanged sends the same key, and
+ * Nerve answers with the roll it made instead of rolling twice.
+ */
+let unanswered = null
+
+function idempotencyKeyFor(request) {
+  if (unanswered?.request !== request) {
+    // getRandomValues, unlike randomUUID, also works on a page served over plain HTTP on a LAN.
+    const bytes = crypto.getRandomValues(new Uint8Array(16))
+    unanswered = { request, key: [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('') }
+  }
+  return unanswered.key
+}
 
 const campaignPath = () => `/v1/campaigns/${encodeURIComponent(state.campaignId)}`
 
@@ -657,15 +673,22 @@ async function submitAction(submitEvent) {
   button.disabled = true
   result.classList.remove('error')
   result.textContent = 'Sending…'
+  const path = `${campaignPath()}/characters/${encodeURIComponent(characterId)}/${action}`
+  const key = idempotencyKeyFor(JSON.stringify([path, payload]))
   try {
-    const answer = await post(`${campaignPath()}/characters/${encodeURIComponent(characterId)}/${action}`, payload)
+    const answer = await post(path, payload, { 'idempotency-key': key })
+    unanswered = null
     if (answer.event) addToFeed(answer.event, true)
     if (answer.character) upsertCharacter(answer.character)
     result.textContent = `${answer.character?.name ?? ''}: ${answer.event?.summary ?? 'done'}`
     // Each roll says where its dice come from: the next one starts from Nerve's dice again.
     if (payload.dice) resetDice()
   } catch (error) {
-    result.textContent = `Refused: ${error.message}`
+    if (error instanceof ApiError && error.status < 500) unanswered = null
+    result.textContent =
+      error instanceof ApiError
+        ? `Refused: ${error.message}`
+        : `No answer (${error.message}). Send it again: Nerve will not roll twice.`
     result.classList.add('error')
   } finally {
     button.disabled = false

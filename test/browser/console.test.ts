@@ -391,6 +391,68 @@ for (const session of sessions) {
   )
 }
 
+t.test(
+  'a roll whose answer is lost is sent again with the same Idempotency-Key and recorded once',
+  { skip: chromiumMissing, timeout: 240_000 },
+  async (t) => {
+    const app = await buildTestApp(t)
+    const baseUrl = await listen(app)
+    const { page } = await launchBrowser(t)
+    await page.goto(`${baseUrl}/dashboard`)
+    await page.getByLabel('Name', { exact: true }).fill('Lost Answers')
+    await page.getByLabel('Rule set').selectOption('shock-meters')
+    await page.getByRole('button', { name: 'Create campaign' }).click()
+    await page.locator('#stream-state[data-state="live"]').waitFor()
+    const campaignId = await page.getByLabel('Id of the new campaign').inputValue()
+    const gmKey = await page.getByLabel('New GM key').inputValue()
+    await page.getByLabel('Character name').fill('Vera Okafor')
+    await page.getByRole('button', { name: 'Add character' }).click()
+    await article(page, 'Vera Okafor').waitFor()
+
+    // The roll reaches Nerve, but its answer never reaches the page.
+    const keys: string[] = []
+    await page.route(
+      '**/stress-check',
+      async (route) => {
+        keys.push(route.request().headers()['idempotency-key'] ?? '')
+        await route.fetch()
+        await route.abort('connectionreset')
+      },
+      { times: 1 },
+    )
+    page.on('request', (request) => {
+      if (request.url().endsWith('/stress-check') && keys.length === 1 && request.method() === 'POST')
+        keys.push(request.headers()['idempotency-key'] ?? '')
+    })
+    await choose(page, 'Vera Okafor', 'stress-check')
+    await fields(page).getByLabel('Meter', { exact: true }).selectOption({ label: 'Violence' })
+    await fields(page).getByLabel('Rank', { exact: true }).fill('2')
+    await visibility(page, 'public')
+    t.match(
+      await send(page),
+      /^No answer .*Send it again: Nerve will not roll twice/,
+      'the GM is told to send it again',
+    )
+    t.match(await send(page), /Violence 2/, 'the same form sent again gets the roll’s answer')
+    t.equal(keys.length, 2, 'two requests were sent')
+    t.match(keys[0], /^[0-9a-f]{32}$/, 'the first carried an Idempotency-Key')
+    t.equal(keys[1], keys[0], 'the second carried the same key')
+
+    const history = await app.inject({
+      url: `/v1/campaigns/${campaignId}/events?type=stress-check`,
+      headers: { authorization: `Bearer ${gmKey}` },
+    })
+    t.equal(history.json().data.length, 1, 'Nerve recorded the roll once')
+
+    t.match(await send(page), /Violence 2/, 'after an answer, the same form sent again is a new roll')
+    const after = await app.inject({
+      url: `/v1/campaigns/${campaignId}/events?type=stress-check`,
+      headers: { authorization: `Bearer ${gmKey}` },
+    })
+    t.equal(after.json().data.length, 2, 'and is recorded as one')
+  },
+)
+
 /** Where `screenshot` would put a picture, for a second page: docs/images only for `npm run screenshots`. */
 async function pathOf(t: { writeSnapshot?: boolean }, name: string): Promise<string> {
   return t.writeSnapshot ? `${IMAGES_DIR}/${name}` : `${tmpdir()}/nerve-${name}`
