@@ -427,6 +427,8 @@ t.test(
     await choose(page, 'Vera Okafor', 'stress-check')
     await fields(page).getByLabel('Meter', { exact: true }).selectOption({ label: 'Violence' })
     await fields(page).getByLabel('Rank', { exact: true }).fill('2')
+    // The table's d100, so no roll leaves her stressed and refusing the next check.
+    await dice(page, '10')
     await visibility(page, 'public')
     t.match(
       await send(page),
@@ -444,6 +446,7 @@ t.test(
     })
     t.equal(history.json().data.length, 1, 'Nerve recorded the roll once')
 
+    await dice(page, '10')
     t.match(await send(page), /Violence 2/, 'after an answer, the same form sent again is a new roll')
     const after = await app.inject({
       url: `/v1/campaigns/${campaignId}/events?type=stress-check`,
