@@ -75,6 +75,21 @@ async function choose(page: Page, character: string, action: string): Promise<vo
   await page.getByLabel('Action', { exact: true }).selectOption(action)
 }
 
+/** Creates a campaign from the console's form and waits for its live feed. */
+async function createCampaign(page: Page, name: string, ruleset: string): Promise<void> {
+  await page.getByLabel('Name', { exact: true }).fill(name)
+  await page.getByLabel('Rule set').selectOption(ruleset)
+  await page.getByRole('button', { name: 'Create campaign' }).click()
+  await page.locator('#stream-state[data-state="live"]').waitFor()
+}
+
+/** Adds a character from the console's form and waits for its card. */
+async function addCharacter(page: Page, name: string): Promise<void> {
+  await page.getByLabel('Character name').fill(name)
+  await page.getByRole('button', { name: 'Add character' }).click()
+  await article(page, name).waitFor()
+}
+
 /** Dice: Nerve's, or the faces typed as rolled at the table. */
 async function dice(page: Page, faces?: string): Promise<void> {
   if (faces === undefined) {
@@ -295,21 +310,14 @@ for (const session of sessions) {
 
       await page.goto(`${baseUrl}/dashboard`)
       await accessible(t, page, 'the start page')
-      await page.getByLabel('Name', { exact: true }).fill(session.campaign)
-      await page.getByLabel('Rule set').selectOption(session.ruleset)
-      await page.getByRole('button', { name: 'Create campaign' }).click()
-      await page.locator('#stream-state[data-state="live"]').waitFor()
+      await createCampaign(page, session.campaign, session.ruleset)
       const gmKey = await page.getByLabel('New GM key').inputValue()
       t.match(gmKey, /^nrv_gm_/, 'the new GM key is shown once')
       t.equal(page.url(), `${baseUrl}/dashboard`, 'nothing reaches the address bar')
       await page.getByRole('button', { name: 'I have saved them' }).click()
       t.equal(await page.getByLabel('New GM key').isVisible(), false, 'the key is put away once saved')
 
-      for (const name of [session.hero, session.other]) {
-        await page.getByLabel('Character name').fill(name)
-        await page.getByRole('button', { name: 'Add character' }).click()
-        await article(page, name).waitFor()
-      }
+      for (const name of [session.hero, session.other]) await addCharacter(page, name)
 
       const { secretSeq, before } = await session.play(t, page)
       const secretItem = page.locator(`#feed li[data-seq="${secretSeq}"]`)
@@ -399,15 +407,10 @@ t.test(
     const baseUrl = await listen(app)
     const { page } = await launchBrowser(t)
     await page.goto(`${baseUrl}/dashboard`)
-    await page.getByLabel('Name', { exact: true }).fill('Lost Answers')
-    await page.getByLabel('Rule set').selectOption('shock-meters')
-    await page.getByRole('button', { name: 'Create campaign' }).click()
-    await page.locator('#stream-state[data-state="live"]').waitFor()
+    await createCampaign(page, 'Lost Answers', 'shock-meters')
     const campaignId = await page.getByLabel('Id of the new campaign').inputValue()
     const gmKey = await page.getByLabel('New GM key').inputValue()
-    await page.getByLabel('Character name').fill('Vera Okafor')
-    await page.getByRole('button', { name: 'Add character' }).click()
-    await article(page, 'Vera Okafor').waitFor()
+    await addCharacter(page, 'Vera Okafor')
 
     // The roll reaches Nerve, but its answer never reaches the page.
     const keys: string[] = []
