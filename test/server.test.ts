@@ -1,10 +1,12 @@
 import t from 'tap'
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { existsSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { NO_LIMITS } from './helpers/config.js'
 
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const SERVER = fileURLToPath(new URL('../src/server.ts', import.meta.url))
 
 async function freePort(): Promise<number> {
@@ -15,8 +17,9 @@ async function freePort(): Promise<number> {
   return port
 }
 
-function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
+function startServer(env: Record<string, string>, [command, ...args] = [process.execPath, '--import', 'tsx', SERVER]) {
+  const child = spawn(command!, args, {
+    cwd: ROOT,
     env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...NO_LIMITS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -116,3 +119,50 @@ t.test('logs are JSON with request ids and never show the Authorization header',
   )
   t.notMatch(server.output(), 'supersecretvalue', 'the key never reaches the log')
 })
+
+t.test(
+  'the process `npm start` runs stays under 250 MB while a GM opens the docs and the console and rolls',
+  { skip: existsSync('/proc/self/status') ? false : 'needs /proc to read the resident set size' },
+  async (t) => {
+    const scripts = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')).scripts as Record<string, string>
+    // tap puts its loaders in every child's NODE_OPTIONS; tsc must run as npm runs it, without them.
+    execFileSync('env', ['-u', 'NODE_OPTIONS', 'npm', 'run', '--silent', 'build'], { cwd: ROOT, stdio: 'pipe' })
+    const [node, ...args] = scripts.start!.split(' ')
+    t.equal(node, 'node', 'npm start runs node itself, so its pid is the server')
+    const port = await freePort()
+    // `env` execs node in its own process, so the pid read below is the server's.
+    const server = startServer({ PORT: String(port), DATA_DIR: t.testdir() }, ['env', '-u', 'NODE_OPTIONS', 'node', ...args])
+    t.teardown(() => server.child.kill('SIGKILL'))
+    await waitForListening(server)
+
+    const base = `http://127.0.0.1:${port}`
+    for (const page of ['/', '/docs', '/docs/json', '/dashboard', '/v1/rulesets']) {
+      t.equal((await fetch(base + page)).status, 200, `GET ${page}`)
+    }
+    const json = { 'content-type': 'application/json' }
+    const created = await fetch(`${base}/v1/campaigns`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ name: 'Mercy Street', ruleset: 'shock-meters' }),
+    }).then((response) => response.json() as Promise<{ campaign: { id: string }; gmKey: { key: string } }>)
+    const gm = { ...json, authorization: `Bearer ${created.gmKey.key}` }
+    const campaign = `${base}/v1/campaigns/${created.campaign.id}`
+    const character = await fetch(`${campaign}/characters`, {
+      method: 'POST',
+      headers: gm,
+      body: JSON.stringify({ name: 'Vera Okafor' }),
+    }).then((response) => response.json() as Promise<{ character: { id: string } }>)
+    for (let roll = 0; roll < 20; roll++) {
+      const answer = await fetch(`${campaign}/characters/${character.character.id}/stress-check`, {
+        method: 'POST',
+        headers: gm,
+        body: JSON.stringify({ request: { meter: 'violence', rank: 1 } }),
+      })
+      t.equal(answer.status, 201, `roll ${roll + 1} is recorded`, { body: await answer.text() })
+    }
+
+    const status = readFileSync(`/proc/${server.child.pid}/status`, 'utf8')
+    const residentMb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) / 1024
+    t.ok(residentMb < 250, `resident set ${Math.round(residentMb)} MB < 250 MB`)
+  },
+)
