@@ -4,7 +4,7 @@
 // address bar at once. EventSource cannot send that header, so the live stream is read with
 // fetch() and parsed here. Every form is drawn from the API's own schemas (forms.js).
 
-import { choicesOf, field, h, objectField, resolver, title } from '/dashboard/forms.js'
+import { field, h, objectField, resolver, title, valueField } from '/dashboard/forms.js'
 
 const STORAGE = {
   campaignId: 'nerve.dashboard.campaignId',
@@ -799,40 +799,43 @@ async function loadKeys() {
 
 // ------------------------------------------------------------------ adding and editing characters
 
-/** The parts of a sheet a GM sets by hand: numbers, flags and choices; derived values are left out. */
-function editableSchema(schema, value) {
-  const resolved = state.resolve(schema)
-  if (resolved.readOnly || resolved.deprecated) return null
-  if (resolved.type === 'integer' || resolved.type === 'number' || resolved.type === 'boolean' || choicesOf(resolved)) {
-    return { ...resolved, default: value ?? resolved.default }
-  }
-  if (resolved.type !== 'object') return null
-  const properties = {}
-  const entries = resolved.properties
-    ? Object.entries(resolved.properties)
-    : Object.keys(value ?? {}).map((key) => [key, Object.values(resolved.patternProperties ?? {})[0]])
-  for (const [key, property] of entries) {
-    if (!property) continue
-    const editable = editableSchema(property, value?.[key])
-    if (editable) properties[key] = editable
-  }
-  return Object.keys(properties).length ? { type: 'object', properties, required: Object.keys(properties) } : null
+/** Same JSON, whatever the order of keys (stored sheets come back from jsonb in its own order). */
+function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
+  if (value === null || typeof value !== 'object') return JSON.stringify(value)
+  return `{${Object.keys(value)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`)
+    .join(',')}}`
 }
 
-/** Only what changed, as a JSON merge patch of the sheet. */
+/** Only what changed, as a JSON merge patch of the sheet: a changed list is sent whole. */
 function changes(after, before) {
-  if (after === null || typeof after !== 'object') return after === before ? undefined : after
+  if (after === null || typeof after !== 'object' || Array.isArray(after)) {
+    return canonical(after) === canonical(before) ? undefined : after
+  }
+  if (before === null || typeof before !== 'object') return after
   const patch = {}
   for (const [key, value] of Object.entries(after)) {
-    const changed = changes(value, before?.[key])
+    const changed = changes(value, before[key])
     if (changed !== undefined) patch[key] = changed
   }
   return Object.keys(patch).length ? patch : undefined
 }
 
+/**
+ * What the rules keep of the latest roll and of a decision still open: a GM changes those through
+ * the actions (settle, undo), so the sheet editor leaves them out, as it leaves out derived values.
+ */
+const KEPT_BY_THE_RULES = new Set(['lastCheck', 'pendingTrauma', 'pendingRetrieval'])
+
+/** Every part of a sheet a GM sets by hand, prefilled with the sheet's values. */
 function sheetFields(sheet, prefix) {
-  const schema = editableSchema(state.ruleset.sheetSchema, sheet)
-  return schema ? objectField('sheet', schema, { resolve: state.resolve, legend: false, prefix }) : null
+  const schema = state.resolve(state.ruleset.sheetSchema)
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties ?? {}).filter(([key]) => !KEPT_BY_THE_RULES.has(key)),
+  )
+  return valueField('sheet', { ...schema, properties }, sheet, { resolve: state.resolve, legend: false, prefix })
 }
 
 function toggleEditor(characterId, button) {
@@ -882,7 +885,14 @@ function toggleEditor(characterId, button) {
     const body = {}
     const name = $(nameId).value.trim()
     if (name && name !== current.name) body.name = name
-    const sheet = fields ? changes(fields.read() ?? {}, current.sheet) : undefined
+    let sheet
+    try {
+      sheet = fields ? changes(fields.read() ?? {}, current.sheet) : undefined
+    } catch (error) {
+      result.textContent = error.message
+      result.classList.add('error')
+      return
+    }
     if (sheet) body.sheet = sheet
     const reason = $(reasonId).value.trim()
     if (!Object.keys(body).length) {
@@ -927,9 +937,9 @@ async function addCharacter(submitEvent) {
     return
   }
   const body = { name }
-  const sheet = newSheetFields ? changes(newSheetFields.read() ?? {}, state.ruleset.defaultSheet) : undefined
-  if (sheet) body.sheet = sheet
   try {
+    const sheet = newSheetFields ? changes(newSheetFields.read() ?? {}, state.ruleset.defaultSheet) : undefined
+    if (sheet) body.sheet = sheet
     const answer = await post(`${campaignPath()}/characters`, body)
     upsertCharacter(answer.character)
     $('new-name').value = ''

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import t, { type Test } from 'tap'
-import type { Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 import { buildTestApp } from '../helpers/build-app.js'
 import { chromiumMissing, IMAGES_DIR, launchBrowser, listen } from '../helpers/browser.js'
 
@@ -156,6 +156,8 @@ interface Session {
   play(t: Checks, page: Page): Promise<{ secretSeq: number; before: string }>
   /** Text only the GM may see on the hero's card (from the GM-only event), if any. */
   secret?: string
+  /** Edits lists or named entries of the other character's sheet; returns what its card then shows, and not. */
+  editSheet(editor: Locator): Promise<{ shows: RegExp; gone?: RegExp }>
 }
 
 const sessions: Session[] = [
@@ -165,6 +167,14 @@ const sessions: Session[] = [
     hero: 'Vera Okafor',
     other: 'Sam Reyes',
     secret: 'Dread of mirrors',
+    async editSheet(editor) {
+      await editor.getByRole('button', { name: 'Add relationship' }).click()
+      const relationship = editor.getByRole('group', { name: 'Relationship 1' })
+      await relationship.getByLabel('Name', { exact: true }).fill('Tomas Reyes')
+      await relationship.getByLabel('Rating', { exact: true }).fill('40')
+      await editor.getByRole('group', { name: 'Fear (optional)' }).getByLabel('Text').fill('Fear: deep water')
+      return { shows: /Fear: deep water/ }
+    },
     async play(t, page) {
       await choose(page, 'Vera Okafor', 'stress-check')
       await fields(page).getByLabel('Meter', { exact: true }).selectOption({ label: 'Violence' })
@@ -216,6 +226,14 @@ const sessions: Session[] = [
     campaign: 'Ashfall Station',
     hero: 'Ivo Lind',
     other: 'Dana Kade',
+    async editSheet(editor) {
+      await editor.getByRole('button', { name: 'Add lasting trauma' }).click()
+      const trauma = editor.getByRole('group', { name: 'Lasting Trauma 1' })
+      await trauma.getByLabel('Id', { exact: true }).selectOption({ index: 1 })
+      await trauma.getByLabel('Name', { exact: true }).fill('Fear of the dark')
+      await trauma.getByLabel('Severity', { exact: true }).fill('2')
+      return { shows: /Fear of the dark/ }
+    },
     async play(t, page) {
       await choose(page, 'Ivo Lind', 'trauma-roll')
       await fields(page).getByLabel('Source (optional)').selectOption({ label: 'Stressful' })
@@ -253,6 +271,14 @@ const sessions: Session[] = [
     campaign: 'The Long Winter',
     hero: 'Mira Tal',
     other: 'Oren Vale',
+    async editSheet(editor) {
+      await editor.getByRole('button', { name: 'Add ability' }).click()
+      const ability = editor.getByRole('group', { name: 'Ability 6' })
+      await ability.getByLabel('Name', { exact: true }).fill('stealth')
+      await ability.getByLabel('Dice', { exact: true }).selectOption({ label: 'D8' })
+      await editor.getByRole('group', { name: 'Ability 1' }).getByRole('button', { name: 'Remove ability' }).click()
+      return { shows: /Stealth/, gone: /Agility/ }
+    },
     async play(t, page) {
       await choose(page, 'Mira Tal', 'reaction-roll')
       await fields(page).getByLabel('Ability (optional)').selectOption({ label: 'Agility (d6)' })
@@ -341,11 +367,27 @@ for (const session of sessions) {
       // Edit: rename the other character through its form.
       await page.getByRole('button', { name: `Edit ${session.other}` }).click()
       const editor = page.getByRole('form', { name: `Edit ${session.other}` })
-      await editor.getByLabel('Name', { exact: true }).fill(`${session.other} Jr.`)
+      await editor.getByLabel('Name', { exact: true }).first().fill(`${session.other} Jr.`)
       await editor.getByLabel(/^Reason/).fill('A new name')
       await editor.getByRole('button', { name: 'Save changes' }).click()
       await article(page, `${session.other} Jr.`).waitFor()
       t.pass('a character is renamed')
+
+      // Edit again: lists and named entries of the sheet (relationships, lasting traumas, abilities).
+      await page.getByRole('button', { name: `Edit ${session.other} Jr.` }).click()
+      const sheetEditor = page.getByRole('form', { name: `Edit ${session.other} Jr.` })
+      const { shows, gone } = await session.editSheet(sheetEditor)
+      await sheetEditor.getByRole('button', { name: 'Save changes' }).click()
+      await sheetEditor.waitFor({ state: 'detached' })
+      const card = await article(page, `${session.other} Jr.`).textContent()
+      t.match(card, shows, 'an entry added to the sheet is drawn on the card')
+      if (gone) t.notMatch(card, gone, 'and one removed is gone')
+      await page.getByRole('button', { name: `Edit ${session.other} Jr.` }).click()
+      await accessible(t, page, 'the sheet editor')
+      await page
+        .getByRole('form', { name: `Edit ${session.other} Jr.` })
+        .getByRole('button', { name: 'Cancel' })
+        .click()
 
       await page.evaluate(() => {
         document.activeElement?.blur?.()
