@@ -17,8 +17,9 @@ async function freePort(): Promise<number> {
   return port
 }
 
-function startServer(env: Record<string, string>, [command, ...args] = [process.execPath, '--import', 'tsx', SERVER]) {
-  const child = spawn(command!, args, {
+function startServer(env: Record<string, string>, command: string[] = [process.execPath, '--import', 'tsx', SERVER]) {
+  const [program, ...args] = command
+  const child = spawn(program!, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...NO_LIMITS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

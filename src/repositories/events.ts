@@ -1,13 +1,9 @@
 import { Prisma, type Character, type RollEvent } from '../generated/prisma/client.js'
 import type { Db } from './db.js'
 
-export const Visibilities = ['public', 'gm'] as const
-export type Visibility = (typeof Visibilities)[number]
+import type { Actor, Visibility } from '../schemas/events.js'
 
-export interface Actor {
-  role: 'gm' | 'player' | 'admin'
-  keyId: string | null
-}
+export type { Actor, Visibility }
 
 export interface NewEvent {
   id: string

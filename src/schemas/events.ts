@@ -1,4 +1,4 @@
-import Type from 'typebox'
+import Type, { type Static } from 'typebox'
 import { DieRollSchema } from '../rules/dice.js'
 import { FreeObject, PageLimit, SeqCursor, Timestamp, Uuid } from './common.js'
 import { FollowUpsSchema, PendingDecisionsSchema, UnusedFacesSchema } from './resolution.js'
@@ -10,6 +10,17 @@ export const VisibilitySchema = Type.Union([Type.Literal('public'), Type.Literal
     '`gm` events are hidden from player keys and from webhooks that did not opt in, and so is what they did to the sheet: players keep seeing the sheet as it was before them, and later public events as changes of that sheet. Players see only that something happened (`version`, `eventCount` and gaps in `seq` count every event). Whatever settles, changes or reverts a `gm` event is `gm` too, and only the GM key may do it. See docs/guides/hidden-rolls.md.',
   default: 'public',
 })
+
+export type Visibility = Static<typeof VisibilitySchema>
+
+const ActorSchema = Type.Object(
+  {
+    role: Type.Union([Type.Literal('gm'), Type.Literal('player'), Type.Literal('admin')]),
+    keyId: Type.Union([Uuid('The key that made the request.'), Type.Null()]),
+  },
+  { additionalProperties: false },
+)
+export type Actor = Static<typeof ActorSchema>
 
 /** What every event carries besides the sheets. */
 const eventFields = {
@@ -27,13 +38,7 @@ const eventFields = {
   }),
   ruleset: Type.String(),
   visibility: VisibilitySchema,
-  actor: Type.Object(
-    {
-      role: Type.Union([Type.Literal('gm'), Type.Literal('player'), Type.Literal('admin')]),
-      keyId: Type.Union([Uuid('The key that made the request.'), Type.Null()]),
-    },
-    { additionalProperties: false },
-  ),
+  actor: ActorSchema,
   occurredAt: Timestamp('When the event was recorded.'),
   causationId: Type.Union([
     Uuid('The event this one follows from: the roll a decision settles, or the event a revert undoes.'),
@@ -55,6 +60,8 @@ export const EventSchema = Type.Object(
   { ...eventFields, sheetBefore: SheetBefore, sheetAfter: SheetAfter },
   { $id: 'Event', additionalProperties: false },
 )
+/** An event as the API shows it: what `eventView` (src/services/views.ts) returns. */
+export type Event = Static<typeof EventSchema>
 
 /** How much of the sheets a history page carries (`sheets=`). */
 export const SheetsOption = Type.Enum(['full', 'none'], {
@@ -101,6 +108,7 @@ export const EventListQuery = Type.Object({
   ),
   sheets: Type.Optional(SheetsOption),
 })
+export type EventListFilter = Static<typeof EventListQuery>
 
 export const CommandResultSchema = Type.Object(
   {

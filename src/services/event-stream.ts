@@ -3,7 +3,8 @@ import type { KeyStanding } from '../repositories/api-keys.js'
 import type { Store } from '../repositories/index.js'
 import type { EventFeed } from './event-feed.js'
 import { audienceOf } from './public-view.js'
-import { eventView, type EventView } from './views.js'
+import type { Event } from '../schemas/events.js'
+import { eventView } from './views.js'
 
 const PAGE = 100
 /** Events committed by other instances are found by polling at this pace. */
@@ -13,7 +14,7 @@ const HEARTBEAT_MS = 15_000
 const KEY_CHECK_MS = 1_000
 
 export interface StreamSink {
-  event(event: EventView): void
+  event(event: Event): void
   heartbeat(): void
   /** The last message: the key was revoked or the campaign closed. */
   ended(standing: Exclude<KeyStanding, 'usable'>): void

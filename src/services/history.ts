@@ -1,25 +1,17 @@
 import { NotFoundError } from '../errors.js'
 import type { Principal } from '../plugins/app/auth.js'
 import type { Store } from '../repositories/index.js'
+import type { EventListFilter } from '../schemas/events.js'
 import { pageOf, pageSize } from './pagination.js'
 import { audienceOf } from './public-view.js'
 import { eventView } from './views.js'
-
-export interface HistoryQuery {
-  after?: number | undefined
-  limit?: number | undefined
-  characterId?: string | undefined
-  type?: string | undefined
-  /** `none` leaves `sheetBefore` and `sheetAfter` out of every event. */
-  sheets?: 'full' | 'none' | undefined
-}
 
 /**
  * A page of the campaign's history in sequence order, as the response body itself; player keys
  * never see GM-only events. The database renders each event's JSON and this only joins them,
  * which keeps a page's cost flat however deep the history is.
  */
-export async function listEventsJson(store: Store, principal: Principal, query: HistoryQuery): Promise<string> {
+export async function listEventsJson(store: Store, principal: Principal, query: EventListFilter): Promise<string> {
   const { sheets, ...filter } = query
   const limit = pageSize(filter.limit)
   const rows = await store.eventPages.list(

@@ -4,6 +4,7 @@ import type { Principal } from '../plugins/app/auth.js'
 import { RuleError } from '../rules/errors.js'
 import { findRuleSet } from '../rules/index.js'
 import type { PendingDecision } from '../rules/rule-set.js'
+import type { Visibility } from '../schemas/events.js'
 
 /**
  * What players see of GM-only rolls (docs/guides/hidden-rolls.md). GM keys see everything;
@@ -42,7 +43,7 @@ export interface PublicSide {
 }
 
 export interface SheetChange {
-  visibility: 'public' | 'gm'
+  visibility: Visibility
   /** The sheet players saw before the event, or null when they saw the sheet itself. */
   publicSheet: unknown
   sheetBefore: Sheet | null

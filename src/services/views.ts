@@ -1,6 +1,7 @@
 import type { ApiKey, Campaign, Character, RollEvent } from '../generated/prisma/client.js'
 import { findRuleSet } from '../rules/index.js'
 import type { FollowUp, PendingDecision } from '../rules/rule-set.js'
+import type { Actor, Event, Visibility } from '../schemas/events.js'
 import type { Audience, PublicView } from './public-view.js'
 
 /**
@@ -75,12 +76,12 @@ export interface EventPayload {
    * (events recorded before names were kept got theirs from migration 20261205000000).
    */
   characterName?: string | null
-  request: Record<string, unknown> | null
-  dice: { sides: number; face: number; purpose: string; source: 'server' | 'seeded' | 'provided' }[]
+  request: Event['request']
+  dice: Event['dice']
   /** Provided faces the resolution did not use, in the order sent; absent from events recorded before they were kept. */
-  unusedFaces?: number[]
-  outcome: Record<string, unknown> | null
-  summary: string
+  unusedFaces?: Event['unusedFaces']
+  outcome: Event['outcome']
+  summary: Event['summary']
   /** Every decision left open; events written before decisions were listed hold one, or null. */
   pending: PendingDecision[] | PendingDecision | null
   /** Rolls the result calls for; absent from events written before follow-ups were named. */
@@ -94,7 +95,7 @@ export interface EventPayload {
 }
 
 /** Players are never shown a GM-only event: the callers leave those out before asking for a view. */
-export function eventView(event: RollEvent, audience: Audience) {
+export function eventView(event: RollEvent, audience: Audience): Event {
   const payload = event.payload as unknown as EventPayload
   const shown = audience === 'players' ? payload.publicView : undefined
   return {
@@ -105,8 +106,8 @@ export function eventView(event: RollEvent, audience: Audience) {
     characterName: payload.characterName ?? null,
     type: event.type,
     ruleset: event.ruleset,
-    visibility: event.visibility as 'public' | 'gm',
-    actor: event.actor as { role: 'gm' | 'player' | 'admin'; keyId: string | null },
+    visibility: event.visibility as Visibility,
+    actor: event.actor as Actor,
     occurredAt: event.occurredAt.toISOString(),
     causationId: event.causationId,
     request: payload.request,
@@ -120,4 +121,3 @@ export function eventView(event: RollEvent, audience: Audience) {
     sheetAfter: shown ? shown.sheetAfter : payload.sheetAfter,
   }
 }
-export type EventView = ReturnType<typeof eventView>

@@ -8,6 +8,7 @@ import {
   type EventView,
 } from '../helpers/api.js'
 import { buildTestApp } from '../helpers/build-app.js'
+import { RULE_SETS } from '../../src/rules/index.js'
 import {
   act,
   allEvents,
@@ -53,9 +54,15 @@ async function sitDown(ruleset: string, sheet: Record<string, unknown>, settings
   return { table, step }
 }
 
+/** The event types each rule set's journeys recorded, to show that they cover every one. */
+const recordedTypes = new Map<string, Set<string>>()
+
 /** What every journey ends with: the history reads back in order, and replays to the stored sheet. */
 async function closeTheBooks(t: Subtest, table: Table, results: CommandResult[]) {
   const history = await allEvents(app, table.gm, table.ids.campaignId, { characterId: table.ids.characterId })
+  const types = recordedTypes.get(table.character.ruleset) ?? new Set<string>()
+  for (const event of history) types.add(event.type)
+  recordedTypes.set(table.character.ruleset, types)
   t.same(
     history.map((event) => event.seq),
     Array.from({ length: history.length }, (_, index) => index + 1),
@@ -72,6 +79,21 @@ async function closeTheBooks(t: Subtest, table: Table, results: CommandResult[])
     results.map((result) => result.event),
     'every event reads the same in the history as in its command’s answer',
   )
+  // A history page copies the listing PostgreSQL rendered when the event was written; one event
+  // is rendered by Node (eventView). For the GM and for the player, they must not differ.
+  for (const [who, auth] of [
+    ['the GM', table.gm],
+    ['the player', table.player],
+  ] as const) {
+    const listed = await allEvents(app, auth, table.ids.campaignId, { characterId: table.ids.characterId })
+    const single = await Promise.all(
+      listed.map(async (event) => {
+        const one = await app.inject({ url: `/v1/campaigns/${event.campaignId}/events/${event.id}`, headers: auth })
+        return one.json() as EventView
+      }),
+    )
+    t.same(listed, single, `${who}: every event of the history page reads the same as the event alone`)
+  }
   const stored = await getCharacter(app, table.gm, table.ids)
   t.same(stored.sheet, history.at(-1)!.sheetAfter, 'the stored sheet is the last event’s sheetAfter')
   t.equal(stored.version, history.length, 'one version per event')
@@ -148,6 +170,34 @@ t.test('shock-meters: a session of stress checks, a passion, a therapist and the
   t.equal(forbidden.statusCode, 403, 'clearing the stressed state is the GM’s: 403 for the player')
 
   record(await step(gm, 'clear-stressed', { request: { reason: 'The thing in the well is gone' } }))
+
+  // Isolation 3 against Status 60: 90 fails; the fear passion re-rolls it, and 20 holds.
+  const isolation = record(
+    await step(player, 'stress-check', {
+      request: { meter: 'isolation', rank: 3, passion: 'fear' },
+      dice: provided(90),
+    }),
+  )
+  const reroll = record(await step(player, 'passion-reroll', { request: {}, dice: provided(20) }))
+  t.equal(reroll.event.causationId, isolation.event.id, 'the re-roll changes the failed check')
+  t.same(reroll.event.pending, [], 'the re-rolled check holds: no response to choose')
+
+  // The GM writes down a disorder from the character's past, then edits a relationship by hand.
+  const disorder = record(await step(gm, 'record-disorder', { request: { name: 'Dread of mirrors', meter: 'self' } }))
+  t.match(
+    disorder.character.sheet.disorders,
+    [{ name: 'Dread of mirrors', meter: 'self' }],
+    'the disorder is on the sheet',
+  )
+  const edit = await app.inject({
+    method: 'PATCH',
+    url: characterUrl(table.ids),
+    headers: { ...gm, 'if-match': `"${disorder.character.version}"` },
+    payload: { sheet: { relationships: [{ name: 'Dr. Okafor', rating: 35 }] }, reason: 'A missed appointment' },
+  })
+  t.equal(edit.statusCode, 200, 'the GM edits the sheet')
+  record(edit.json() as CommandResult)
+
   const session = record(await step(gm, 'new-session', { request: {} }))
   t.equal(session.character.sheet.passions.fear.flipFlopUsed, false, 'the new session restores the flip-flop')
   const before = session.character
@@ -235,6 +285,21 @@ t.test('trauma-table: traumas accepted and answered, then the scene, the rest an
   // 28 is Fragility, two rows up for Hazed and Migraine: Agreeable, Will saves at a disadvantage for the scene.
   const agreeable = record(await step(player, 'trauma-roll', { request: { response: 'accept' }, dice: provided(28) }))
   t.match(agreeable.character.sheet.saveDisadvantages, [{ save: 'will' }], 'Will saves at a disadvantage')
+
+  // The GM writes in an anxiety from before the campaign; a socialise ritual eases it.
+  const anxious = await app.inject({
+    method: 'PATCH',
+    url: characterUrl(table.ids),
+    headers: { ...gm, 'if-match': `"${agreeable.character.version}"` },
+    payload: {
+      sheet: { lastingTraumas: [{ id: 'social-anxiety', name: 'Social Anxiety', severity: 80, restHeals: false }] },
+      reason: 'Her years alone on the relay',
+    },
+  })
+  t.equal(anxious.statusCode, 200, 'the GM edits the sheet')
+  record(anxious.json() as CommandResult)
+  const ritual = record(await step(gm, 'socialise-ritual', { request: { trauma: 'social-anxiety', amount: 30 } }))
+  t.match(ritual.character.sheet.lastingTraumas, [{ id: 'social-anxiety', severity: 50 }], 'Social Anxiety 80 → 50')
   const ended = record(await step(gm, 'end-encounter', { request: {} }))
   t.same(ended.character.sheet.encounterTraumas, [], 'the end of the encounter clears its traumas')
   t.same(ended.character.sheet.saveDisadvantages, [], 'and ends its scene: the Will disadvantage ends too')
@@ -263,7 +328,9 @@ t.test(
     const problem = misspelt.json() as Problem
     t.equal(problem.code, 'UNKNOWN_TRIGGER', 'an unknown trigger')
     t.match(problem.detail, 'did you mean set-on-fire ("Conflagration")?', 'with the closest name')
-    await closeTheBooks(t, table, [burned])
+    const archived = await app.inject({ method: 'DELETE', url: characterUrl(table.ids), headers: table.gm })
+    t.equal(archived.statusCode, 200, 'the character leaves the campaign')
+    await closeTheBooks(t, table, [burned, archived.json() as CommandResult])
   },
 )
 
@@ -354,4 +421,19 @@ t.test('reaction-rolls: rolls, a retrieval, a GM-only roll and a GM edit', async
     history.filter((event) => !hidden.has(event.id)).map((event) => event.id),
     'the player’s history is the GM’s without the GM-only roll and its revert',
   )
+})
+
+t.test('the journeys record every event type of every rule set, so the listing is compared for each', async (t) => {
+  for (const ruleSet of RULE_SETS) {
+    const expected = [
+      'character.created',
+      'character.updated',
+      'revert',
+      // Archiving involves no rule: one journey (a shock-meters one) shows it for all.
+      ...(ruleSet.id === 'shock-meters' ? ['character.archived'] : []),
+      ...ruleSet.actions.map((action) => action.name),
+    ].sort()
+    const missing = expected.filter((type) => !recordedTypes.get(ruleSet.id)?.has(type))
+    t.same(missing, [], `${ruleSet.id}: no event type left out`)
+  }
 })

@@ -17,7 +17,7 @@ import { settleDecision } from '../../services/commands.js'
 import { currentSeq, streamEvents } from '../../services/event-stream.js'
 import { getEvent, listEventsJson } from '../../services/history.js'
 import { mintStreamTicket } from '../../services/stream-tickets.js'
-import type { EventView } from '../../services/views.js'
+import type { Event } from '../../schemas/events.js'
 import { replyOnce } from '../command-reply.js'
 
 const security = [{ bearerAuth: [] }]
@@ -155,8 +155,8 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const after = resumeFrom === undefined ? await currentSeq(app.store, request.principal) : Number(resumeFrom)
       const render =
         request.query.sheets === 'none'
-          ? (event: EventView) => JSON.stringify({ ...event, sheetBefore: undefined, sheetAfter: undefined })
-          : (event: EventView) => JSON.stringify(event)
+          ? (event: Event) => JSON.stringify({ ...event, sheetBefore: undefined, sheetAfter: undefined })
+          : (event: Event) => JSON.stringify(event)
       const controller = new AbortController()
       openStreams.add(controller)
       request.raw.on('close', () => controller.abort())
