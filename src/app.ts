@@ -117,9 +117,8 @@ export async function buildApp(config: Config, options: AppOptions = {}) {
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
     migrate: options.migrate ?? true,
   })
-  await app.register(metrics, { enabled: config.METRICS_TOKEN !== undefined })
-
   await app.register(store)
+  await app.register(metrics, { enabled: config.METRICS_TOKEN !== undefined })
   await app.register(eventFeed)
   await app.register(auth, { adminToken: config.ADMIN_TOKEN })
   await app.register(webhookDispatcher, {

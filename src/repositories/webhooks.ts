@@ -188,6 +188,14 @@ export class WebhookRepository {
       WHERE "endpoint_id" = ${endpointId}::uuid AND "status" = 'pending' AND "next_attempt_at" > now()`
   }
 
+  /** Deliveries not yet delivered, by status, and how long the oldest of each has waited: the outbox gauges. */
+  outboxFigures() {
+    return this.db.$queryRaw<{ status: string; deliveries: number; oldestSeconds: number | null }[]>`
+      SELECT "status", count(*)::int AS "deliveries",
+             extract(epoch FROM now() - min("created_at"))::float8 AS "oldestSeconds"
+      FROM "webhook_deliveries" WHERE "status" IN ('pending', 'delivering') GROUP BY "status"`
+  }
+
   // The dispatcher's side. A delivery is due when it is pending and its time has come, or when
   // the dispatcher that claimed it let its lease run out (it crashed or lost the database).
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import type { WebhookRepository } from '../../repositories/webhooks.js'
 
 export interface Metrics {
   readonly enabled: boolean
@@ -43,11 +44,7 @@ export function outcomeOf(outcome: unknown): string {
   return 'none'
 }
 
-interface OutboxRow {
-  status: string
-  deliveries: number
-  oldest_seconds: number | null
-}
+type OutboxRow = Awaited<ReturnType<WebhookRepository['outboxFigures']>>[number]
 
 /** Outbox figures change slowly; one query serves every gauge of a scrape. */
 const OUTBOX_CACHE_MS = 1_000
@@ -91,18 +88,10 @@ export default fp<{ enabled: boolean }>(
     let outbox: { at: number; rows: Promise<OutboxRow[] | null> } | undefined
     const readOutbox = () => {
       if (!outbox || Date.now() - outbox.at > OUTBOX_CACHE_MS) {
-        const rows = app.db
-          .withSession((session) =>
-            session.query<OutboxRow>(
-              `SELECT "status", count(*)::int AS "deliveries",
-                      extract(epoch FROM now() - min("created_at"))::float8 AS "oldest_seconds"
-               FROM "webhook_deliveries" WHERE "status" IN ('pending', 'delivering') GROUP BY "status"`,
-            ),
-          )
-          .catch((err: unknown) => {
-            app.log.warn({ err }, 'metrics: could not read the webhook outbox')
-            return null
-          })
+        const rows: Promise<OutboxRow[] | null> = app.store.webhooks.outboxFigures().catch((err: unknown) => {
+          app.log.warn({ err }, 'metrics: could not read the webhook outbox')
+          return null
+        })
         outbox = { at: Date.now(), rows }
       }
       return outbox.rows
@@ -136,7 +125,7 @@ export default fp<{ enabled: boolean }>(
       async collect() {
         const rows = await readOutbox()
         if (rows === null) return
-        this.set(Math.max(0, ...rows.map((row) => row.oldest_seconds ?? 0)))
+        this.set(Math.max(0, ...rows.map((row) => row.oldestSeconds ?? 0)))
       },
     })
 
@@ -180,5 +169,5 @@ export default fp<{ enabled: boolean }>(
       },
     } satisfies Metrics)
   },
-  { name: 'metrics', dependencies: ['database'] },
+  { name: 'metrics', dependencies: ['database', 'store'] },
 )
