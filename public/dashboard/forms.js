@@ -211,39 +211,19 @@ export function objectField(name, schema, options) {
 /** A list of objects (extra upgrades, context modifiers): add and remove rows. */
 function arrayField(name, schema, items, options) {
   const { id, label } = options
-  const rows = []
-  const list = h('div', { class: 'array-rows' })
-  const singular = label.replace(/s( \(optional\))?$/, '$1').replace(' (optional)', '')
-  const add = h('button', { type: 'button', class: 'secondary small' }, `Add ${singular.toLowerCase()}`)
-  const refresh = () => {
-    add.disabled = schema.maxItems !== undefined && rows.length >= schema.maxItems
-    rows.forEach((row, index) => (row.legend.textContent = `${singular} ${index + 1}`))
-  }
-  add.addEventListener('click', () => {
-    const built = objectField(name, items, { ...options, legend: false, id: nextId(id) })
-    const legend = h('legend', {})
-    const remove = h('button', { type: 'button', class: 'secondary small' }, 'Remove')
-    const row = { built, legend, element: h('fieldset', { class: 'group array-row' }, legend, built.element, remove) }
-    remove.setAttribute('aria-label', `Remove ${singular.toLowerCase()}`)
-    remove.addEventListener('click', () => {
-      rows.splice(rows.indexOf(row), 1)
-      row.element.remove()
-      refresh()
-      add.focus()
-    })
-    rows.push(row)
-    list.append(row.element)
-    refresh()
-    built.focus()
-  })
-  refresh()
+  const rows = rowsEditor(
+    label,
+    singularOf(label),
+    [],
+    () => objectField(name, items, { ...options, legend: false, id: nextId(id) }),
+    schema.maxItems,
+  )
   return {
-    element: h('fieldset', { class: 'group' }, h('legend', {}, label), list, add),
+    ...rows,
     read: () => {
-      const values = rows.map((row) => row.built.read()).filter((value) => value !== undefined)
+      const values = rows.values().filter((value) => value !== undefined)
       return values.length ? values : undefined
     },
-    focus: () => add.focus(),
   }
 }
 
