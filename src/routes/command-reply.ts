@@ -1,39 +1,22 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { CommandOptions } from '../services/commands.js'
-import { idempotent } from '../services/idempotency.js'
+import type { Once } from '../services/idempotency.js'
+import type { CommandAnswer } from '../services/pipeline.js'
 import { eventUrl } from './locations.js'
 
-/** The part of a command's answer its `Location` is made from. */
-export interface RecordedEvent {
-  event: { id: string; campaignId: string }
-  character: { id: string; campaignId: string }
+/** The request's `Idempotency-Key`, with what makes a retry the same request. */
+export function onceFor(request: FastifyRequest, fingerprint: unknown): Once {
+  const key = request.headers['idempotency-key']
+  return { key: typeof key === 'string' ? key : undefined, fingerprint }
 }
 
 /**
- * Answers 201 with what a command recorded — once per `Idempotency-Key`: a retry with the
- * same key and body gets the first answer again, marked `idempotent-replayed: true`, with the
- * same `Location` (by default the event's URL; `locate` names another, e.g. the character's).
+ * Answers 201 with what a command recorded. A replay (same key and body) is marked
+ * `idempotent-replayed: true` and has the same `Location`: by default the event's URL.
  */
-export async function replyOnce(
-  request: FastifyRequest,
+export function replyCreated(
   reply: FastifyReply,
-  fingerprint: unknown,
-  command: (options: CommandOptions) => Promise<RecordedEvent>,
-  locate: (recorded: RecordedEvent) => string = ({ event }) => eventUrl(event.campaignId, event.id),
+  { recorded, replayed }: CommandAnswer,
+  location = eventUrl(recorded.event.campaignId, recorded.event.id),
 ) {
-  const idempotencyKey = request.headers['idempotency-key']
-  const result = await idempotent(
-    request.server.store,
-    request.principal,
-    typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
-    fingerprint,
-    command,
-  )
-  if (!result.replayed) request.server.metrics.eventRecorded(result.body)
-  const recorded = result.body as RecordedEvent
-  return reply
-    .code(201)
-    .header('location', locate(recorded))
-    .header('idempotent-replayed', String(result.replayed))
-    .send(recorded)
+  return reply.code(201).header('location', location).header('idempotent-replayed', String(replayed)).send(recorded)
 }

@@ -5,7 +5,7 @@ import type { Principal } from '../plugins/app/auth.js'
 import type { Store } from '../repositories/index.js'
 import { findAction } from '../rules/index.js'
 import { resolveAction } from '../rules/rule-set.js'
-import { ruleSetOfCampaign } from './characters.js'
+import { ruleSetOfCampaign } from './campaign-rules.js'
 import type { EventPayload } from './views.js'
 
 interface Divergence {

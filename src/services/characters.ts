@@ -1,75 +1,40 @@
-import { ConflictError, NotFoundError, PreconditionFailedError } from '../errors.js'
+import { NotFoundError, PreconditionFailedError } from '../errors.js'
 import { newId } from '../lib/ids.js'
 import { mergePatch } from '../lib/merge-patch.js'
 import type { Principal } from '../plugins/app/auth.js'
-import type { Repositories } from '../repositories/index.js'
-import { findRuleSet } from '../rules/index.js'
-import type { RuleSet } from '../rules/rule-set.js'
 import type { CreateCharacter, PatchCharacter } from '../schemas/characters.js'
-import type { CommandOptions } from './commands.js'
-import { actorOf, type ServiceContext } from './context.js'
-import { recordChange } from './event-log.js'
+import { sheetWithSettings } from './campaign-rules.js'
+import type { ServiceContext } from './context.js'
 import { pageOf, pageSize } from './pagination.js'
+import { lockCharacter, type Command } from './pipeline.js'
 import { audienceOf } from './public-view.js'
 import { characterView } from './views.js'
 
-export function ruleSetOfCampaign(principal: Principal): RuleSet {
-  const ruleSet = findRuleSet(principal.campaign.ruleset)
-  if (!ruleSet) throw new Error(`campaign ${principal.campaign.id} has unknown rule set ${principal.campaign.ruleset}`)
-  return ruleSet
-}
-
-/** A stored sheet is re-checked against the campaign's current settings before the rules use it. */
-export function sheetWithSettings(principal: Principal, sheet: unknown) {
-  const ruleSet = ruleSetOfCampaign(principal)
-  const settings = ruleSet.normalizeSettings(principal.campaign.settings)
-  return { ruleSet, settings, sheet: ruleSet.normalizeSheet(sheet, settings) as Record<string, unknown> }
-}
-
-/** Locks the character for the rest of the transaction; archived characters take no further changes. */
-export async function lockCharacter(tx: Repositories, principal: Principal, characterId: string) {
-  const character = await tx.characters.lock(principal.campaign.id, characterId)
-  if (!character) throw new NotFoundError(`character ${characterId} not found`)
-  if (character.archivedAt) throw new ConflictError(`character ${characterId} is archived`)
-  return character
-}
-
-export async function createCharacter(
-  { store, feed }: ServiceContext,
-  principal: Principal,
-  body: CreateCharacter,
-  options: CommandOptions = {},
-) {
-  const { sheet } = sheetWithSettings(principal, body.sheet ?? {})
-  const result = await store.transaction(async (tx) => {
-    const created = await tx.characters.create({
-      id: newId(),
-      campaignId: principal.campaign.id,
-      name: body.name,
-      sheet,
-    })
-    const recorded = await recordChange(tx, {
-      campaign: principal.campaign,
-      character: { ...created, archivedAt: null },
+/** Adds a character: its sheet validated against the campaign's rule set, defaults filled in. */
+export function createCommand(principal: Principal, body: CreateCharacter): Command {
+  return {
+    async lock(tx) {
+      const { sheet } = sheetWithSettings(principal, body.sheet ?? {})
+      const created = await tx.characters.create({
+        id: newId(),
+        campaignId: principal.campaign.id,
+        name: body.name,
+        sheet,
+      })
+      return { character: { ...created, sheet, archivedAt: null } }
+    },
+    decide: (_tx, { character }) => ({
       type: 'character.created',
-      actor: actorOf(principal),
-      visibility: 'public',
-      causationId: null,
-      idempotencyKey: options.idempotencyKey ?? null,
       payload: {
         request: body,
         dice: [],
         outcome: null,
         summary: `${body.name} joins the campaign`,
         sheetBefore: null,
-        sheetAfter: sheet,
+        sheetAfter: character.sheet as Record<string, unknown>,
       },
-    })
-    await options.onCommit?.(tx, { status: 201, body: recorded })
-    return recorded
-  })
-  feed.published(principal.campaign.id)
-  return result
+    }),
+  }
 }
 
 export async function getCharacter({ store }: ServiceContext, principal: Principal, characterId: string) {
@@ -106,62 +71,51 @@ export function expectedVersion(ifMatch: string | undefined): number | undefined
   return Number(match[1])
 }
 
-export async function patchCharacter(
-  { store, feed }: ServiceContext,
+/** A GM's edit: a new name and/or a JSON merge patch of the sheet, refused when `If-Match` names another version. */
+export function patchCommand(
   principal: Principal,
   characterId: string,
   body: PatchCharacter,
   ifMatch: string | undefined,
-) {
+): Command {
   const expected = expectedVersion(ifMatch)
-  const result = await store.transaction(async (tx) => {
-    const character = await lockCharacter(tx, principal, characterId)
-    if (expected !== undefined && expected !== character.version) {
-      throw new PreconditionFailedError(
-        `the character is at version ${character.version}, not ${expected}: fetch it again and reapply the edit`,
-      )
-    }
-    const sheetAfter =
-      body.sheet === undefined
-        ? (character.sheet as Record<string, unknown>)
-        : sheetWithSettings(principal, mergePatch(character.sheet, body.sheet)).sheet
-    const name = body.name ?? character.name
-    return recordChange(tx, {
-      campaign: principal.campaign,
-      character,
-      type: 'character.updated',
-      actor: actorOf(principal),
-      visibility: 'public',
-      causationId: null,
-      idempotencyKey: null,
-      name,
-      replay: (sheet) =>
-        body.sheet === undefined ? sheet : sheetWithSettings(principal, mergePatch(sheet, body.sheet)).sheet,
-      payload: {
-        request: body,
-        dice: [],
-        outcome: null,
-        summary: body.reason ? `${name}'s sheet edited: ${body.reason}` : `${name}'s sheet edited`,
-        sheetBefore: character.sheet as Record<string, unknown>,
-        sheetAfter,
-      },
-    })
-  })
-  feed.published(principal.campaign.id)
-  return result
+  return {
+    lock: async (tx) => ({ character: await lockCharacter(tx, principal, characterId) }),
+    decide(_tx, { character }) {
+      if (expected !== undefined && expected !== character.version) {
+        throw new PreconditionFailedError(
+          `the character is at version ${character.version}, not ${expected}: fetch it again and reapply the edit`,
+        )
+      }
+      const sheetAfter =
+        body.sheet === undefined
+          ? (character.sheet as Record<string, unknown>)
+          : sheetWithSettings(principal, mergePatch(character.sheet, body.sheet)).sheet
+      const name = body.name ?? character.name
+      return {
+        type: 'character.updated',
+        name,
+        replay: (sheet) =>
+          body.sheet === undefined ? sheet : sheetWithSettings(principal, mergePatch(sheet, body.sheet)).sheet,
+        payload: {
+          request: body,
+          dice: [],
+          outcome: null,
+          summary: body.reason ? `${name}'s sheet edited: ${body.reason}` : `${name}'s sheet edited`,
+          sheetBefore: character.sheet as Record<string, unknown>,
+          sheetAfter,
+        },
+      }
+    },
+  }
 }
 
-export async function archiveCharacter({ store, feed }: ServiceContext, principal: Principal, characterId: string) {
-  const result = await store.transaction(async (tx) => {
-    const character = await lockCharacter(tx, principal, characterId)
-    return recordChange(tx, {
-      campaign: principal.campaign,
-      character,
+/** Takes the character out of play; its history stays, and a revert brings it back. */
+export function archiveCommand(principal: Principal, characterId: string): Command {
+  return {
+    lock: async (tx) => ({ character: await lockCharacter(tx, principal, characterId) }),
+    decide: (_tx, { character }) => ({
       type: 'character.archived',
-      actor: actorOf(principal),
-      visibility: 'public',
-      causationId: null,
-      idempotencyKey: null,
       archivedAt: new Date(),
       replay: (sheet) => sheet,
       payload: {
@@ -172,8 +126,6 @@ export async function archiveCharacter({ store, feed }: ServiceContext, principa
         sheetBefore: character.sheet as Record<string, unknown>,
         sheetAfter: character.sheet as Record<string, unknown>,
       },
-    })
-  })
-  feed.published(principal.campaign.id)
-  return result
+    }),
+  }
 }

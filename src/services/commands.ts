@@ -7,9 +7,8 @@ import { findAction } from '../rules/index.js'
 import { parseWith } from '../rules/parse.js'
 import { RuleError } from '../rules/errors.js'
 import { resolveAction, type RuleAction, type RuleSet } from '../rules/rule-set.js'
-import { actorOf, type OnCommit, type ServiceContext } from './context.js'
-import { lockCharacter, ruleSetOfCampaign } from './characters.js'
-import { recordChange, type Recorded } from './event-log.js'
+import { ruleSetOfCampaign } from './campaign-rules.js'
+import { lockCharacter, type Command, type Decision, type Locked } from './pipeline.js'
 import { audienceOf } from './public-view.js'
 import { pendingList, type EventPayload } from './views.js'
 
@@ -19,11 +18,6 @@ export interface ActionBody {
   request: unknown
   dice?: DiceRequest
   visibility?: Visibility
-}
-
-export interface CommandOptions {
-  idempotencyKey?: string | undefined
-  onCommit?: OnCommit | undefined
 }
 
 function authorize(principal: Principal, action: RuleAction, characterId: string, visibility: Visibility) {
@@ -153,183 +147,173 @@ function resolveStored(
   }
 }
 
-async function perform(
-  { store, feed }: ServiceContext,
+/** An action locked for: its character, the action, the body, and the event it settles (on the decision route). */
+interface ActionTarget extends Locked {
+  action: RuleAction
+  body: ActionBody
+  settles?: string
+}
+
+async function lockFor(
+  tx: Repositories,
   principal: Principal,
   characterId: string,
   action: RuleAction,
   body: ActionBody,
-  options: CommandOptions & { causationId?: string },
-): Promise<Recorded> {
-  const visibility = body.visibility ?? 'public'
-  authorize(principal, action, characterId, visibility)
-  const result = await store.transaction(async (tx) => {
-    const character = await lockCharacter(tx, principal, characterId)
-    let causationId: string | null = null
-    /** The roll this action follows up: the one that opened the decision it settles, or the one it amends. */
-    let origin: string | null = null
-    if (action.kind === 'decision') {
-      const decision = await decisionStateFor(tx, principal, characterId, action.name)
-      // Settling through an event applies to that event only, never to a newer decision of the same kind.
-      if (options.causationId) requireOpen(decision, options.causationId, action.name)
-      causationId = options.causationId ?? decision.open
-      origin = decision.open
-    } else if (action.amends) {
-      causationId = await amendedEventFor(tx, principal, characterId, action.amends)
-      origin = causationId
-    }
-    const settled = causationId ? await tx.events.find(principal.campaign.id, causationId) : null
-    const followed =
-      origin === causationId ? settled : origin ? await tx.events.find(principal.campaign.id, origin) : null
-    const followsHiddenRoll = settled?.visibility === 'gm' || followed?.visibility === 'gm'
-    if (followsHiddenRoll && principal.role !== 'gm') {
-      throw new ForbiddenError(
-        action.kind === 'decision'
-          ? 'this decision belongs to a GM-only roll: only the GM may settle it'
-          : 'the roll this would change is a GM-only roll: only the GM may change it',
-      )
-    }
-    const ruleSet = ruleSetOfCampaign(principal)
-    const settings = ruleSet.normalizeSettings(principal.campaign.settings)
-    // resolveAction re-checks the stored sheet against these settings itself: it is not normalised here too.
-    const resolved = resolveStored(
-      ruleSet,
-      action,
-      { sheet: character.sheet, request: body.request, dice: body.dice, settings },
-      // Why the sheet refuses may be a GM-only roll's doing: a player is not told what it did.
-      principal.role !== 'gm' && character.publicSheet !== null,
-    )
-    const recorded = await recordChange(tx, {
-      campaign: principal.campaign,
-      character,
-      type: action.name,
-      actor: actorOf(principal),
-      // Following up a GM-only roll stays GM-only (as its revert does): a public follow-up would show players the hidden roll.
-      visibility: followsHiddenRoll ? 'gm' : visibility,
-      causationId,
-      idempotencyKey: options.idempotencyKey ?? null,
-      replay: (sheet) =>
-        resolveAction(ruleSet, action, {
-          sheet,
-          request: body.request,
-          dice: { source: 'provided', faces: resolved.dice.map((die) => die.face) },
-          settings,
-          // On the sheet players saw, the same dice or none: where they would not all be rolled there, the change is carried over.
-          surplus: 'refuse',
-        }).sheet,
-      payload: {
-        request: body.request as Record<string, unknown>,
-        dice: resolved.dice,
-        unusedFaces: resolved.unusedFaces,
-        outcome: resolved.outcome,
-        summary: resolved.summary,
-        followUps: resolved.followUps,
-        sheetBefore: character.sheet as Record<string, unknown>,
-        sheetAfter: resolved.sheet as Record<string, unknown>,
-        settings,
-      },
-    })
-    await options.onCommit?.(tx, { status: 201, body: recorded })
-    return recorded
-  })
-  feed.published(principal.campaign.id)
-  return result
+  settles?: string,
+): Promise<ActionTarget> {
+  authorize(principal, action, characterId, body.visibility ?? 'public')
+  const character = await lockCharacter(tx, principal, characterId)
+  return { character, action, body, ...(settles ? { settles } : {}) }
 }
 
-/** Resolves an action of the campaign's rule set against the stored sheet, as one transaction. */
-export function performAction(
-  context: ServiceContext,
+async function decideAction(
+  tx: Repositories,
+  principal: Principal,
+  { character, action, body, settles }: ActionTarget,
+): Promise<Decision> {
+  const characterId = character.id
+  let causationId: string | null = null
+  /** The roll this action follows up: the one that opened the decision it settles, or the one it amends. */
+  let origin: string | null = null
+  if (action.kind === 'decision') {
+    const decision = await decisionStateFor(tx, principal, characterId, action.name)
+    // Settling through an event applies to that event only, never to a newer decision of the same kind.
+    if (settles) requireOpen(decision, settles, action.name)
+    causationId = settles ?? decision.open
+    origin = decision.open
+  } else if (action.amends) {
+    causationId = await amendedEventFor(tx, principal, characterId, action.amends)
+    origin = causationId
+  }
+  const settled = causationId ? await tx.events.find(principal.campaign.id, causationId) : null
+  const followed =
+    origin === causationId ? settled : origin ? await tx.events.find(principal.campaign.id, origin) : null
+  const followsHiddenRoll = settled?.visibility === 'gm' || followed?.visibility === 'gm'
+  if (followsHiddenRoll && principal.role !== 'gm') {
+    throw new ForbiddenError(
+      action.kind === 'decision'
+        ? 'this decision belongs to a GM-only roll: only the GM may settle it'
+        : 'the roll this would change is a GM-only roll: only the GM may change it',
+    )
+  }
+  const ruleSet = ruleSetOfCampaign(principal)
+  const settings = ruleSet.normalizeSettings(principal.campaign.settings)
+  // resolveAction re-checks the stored sheet against these settings itself: it is not normalised here too.
+  const resolved = resolveStored(
+    ruleSet,
+    action,
+    { sheet: character.sheet, request: body.request, dice: body.dice, settings },
+    // Why the sheet refuses may be a GM-only roll's doing: a player is not told what it did.
+    principal.role !== 'gm' && character.publicSheet !== null,
+  )
+  return {
+    type: action.name,
+    // Following up a GM-only roll stays GM-only (as its revert does): a public follow-up would show players the hidden roll.
+    visibility: followsHiddenRoll ? 'gm' : (body.visibility ?? 'public'),
+    causationId,
+    replay: (sheet) =>
+      resolveAction(ruleSet, action, {
+        sheet,
+        request: body.request,
+        dice: { source: 'provided', faces: resolved.dice.map((die) => die.face) },
+        settings,
+        // On the sheet players saw, the same dice or none: where they would not all be rolled there, the change is carried over.
+        surplus: 'refuse',
+      }).sheet,
+    payload: {
+      request: body.request as Record<string, unknown>,
+      dice: resolved.dice,
+      unusedFaces: resolved.unusedFaces,
+      outcome: resolved.outcome,
+      summary: resolved.summary,
+      followUps: resolved.followUps,
+      sheetBefore: character.sheet as Record<string, unknown>,
+      sheetAfter: resolved.sheet as Record<string, unknown>,
+      settings,
+    },
+  }
+}
+
+/** Resolves an action of the campaign's rule set against the stored sheet. */
+export function actionCommand(
   principal: Principal,
   characterId: string,
   actionName: string,
   body: ActionBody,
-  options: CommandOptions = {},
-) {
-  return perform(context, principal, characterId, actionOfCampaign(principal, actionName), body, options)
+): Command<ActionTarget> {
+  return {
+    lock: (tx) => lockFor(tx, principal, characterId, actionOfCampaign(principal, actionName), body),
+    decide: (tx, target) => decideAction(tx, principal, target),
+  }
 }
 
 /** Settles the decision an event left pending, as a new event caused by it. */
-export async function settleDecision(
-  context: ServiceContext,
-  principal: Principal,
-  eventId: string,
-  body: ActionBody,
-  options: CommandOptions = {},
-) {
-  const event = await context.store.events.find(principal.campaign.id, eventId)
-  if (!event || (event.visibility === 'gm' && principal.role !== 'gm'))
-    throw new NotFoundError(`event ${eventId} not found`)
-  const payload = event.payload as unknown as EventPayload
-  // A player settles what they see the event waiting for, not what a GM-only roll left open.
-  const open = pendingList(
-    audienceOf(principal) === 'players' && payload.publicView ? payload.publicView.pending : payload.pending,
-  )
-  if (open.length === 0 || !event.characterId) throw new ConflictError(`event ${eventId} has no decision pending`)
-  const chosen = body.action === undefined ? open[0]! : open.find((decision) => decision.action === body.action)
-  if (!chosen) {
-    throw new ConflictError(
-      `event ${eventId} has no ${body.action} decision open; it waits for ${open.map((decision) => decision.action).join(' and ')}`,
-    )
+export function settleCommand(principal: Principal, eventId: string, body: ActionBody): Command<ActionTarget> {
+  return {
+    async lock(tx) {
+      const event = await tx.events.find(principal.campaign.id, eventId)
+      if (!event || (event.visibility === 'gm' && principal.role !== 'gm'))
+        throw new NotFoundError(`event ${eventId} not found`)
+      const payload = event.payload as unknown as EventPayload
+      // A player settles what they see the event waiting for, not what a GM-only roll left open.
+      const open = pendingList(
+        audienceOf(principal) === 'players' && payload.publicView ? payload.publicView.pending : payload.pending,
+      )
+      if (open.length === 0 || !event.characterId) throw new ConflictError(`event ${eventId} has no decision pending`)
+      const chosen = body.action === undefined ? open[0]! : open.find((decision) => decision.action === body.action)
+      if (!chosen) {
+        throw new ConflictError(
+          `event ${eventId} has no ${body.action} decision open; it waits for ${open.map((decision) => decision.action).join(' and ')}`,
+        )
+      }
+      const action = actionOfCampaign(principal, chosen.action)
+      // The decision route cannot know the action's schema in advance, so its request is checked here.
+      const request = parseWith(action.request, body.request, '/request', 'REQUEST_INVALID')
+      return lockFor(tx, principal, event.characterId, action, { ...body, request }, eventId)
+    },
+    decide: (tx, target) => decideAction(tx, principal, target),
   }
-  const action = actionOfCampaign(principal, chosen.action)
-  // The decision route cannot know the action's schema in advance, so its request is checked here.
-  const request = parseWith(action.request, body.request, '/request', 'REQUEST_INVALID')
-  return perform(
-    context,
-    principal,
-    event.characterId,
-    action,
-    { ...body, request },
-    { ...options, causationId: eventId },
-  )
 }
 
 /**
  * A GM undo: a new event that puts the sheet back as it was before the character's latest
  * event — every knock-on change with it, since the whole sheet is restored.
  */
-export async function revertLatest(
-  { store, feed }: ServiceContext,
-  principal: Principal,
-  characterId: string,
-  eventId: string,
-  options: CommandOptions = {},
-) {
-  const result = await store.transaction(async (tx) => {
-    const character = await tx.characters.lock(principal.campaign.id, characterId)
-    if (!character) throw new NotFoundError(`character ${characterId} not found`)
-    const latest = await tx.events.latestForCharacter(principal.campaign.id, characterId)
-    if (!latest || latest.id !== eventId) {
-      throw new ConflictError(
-        `only the character's latest event can be reverted${latest ? ` (that is event ${latest.id}, #${latest.seq})` : ''}`,
-      )
-    }
-    const reverted = latest.payload as unknown as EventPayload
-    if (reverted.sheetBefore === null)
-      throw new ConflictError('a character’s creation cannot be reverted; archive it instead')
-    const recorded = await recordChange(tx, {
-      campaign: principal.campaign,
-      character,
-      type: 'revert',
-      actor: actorOf(principal),
-      visibility: latest.visibility as Visibility,
-      causationId: latest.id,
-      idempotencyKey: options.idempotencyKey ?? null,
-      ...(latest.type === 'character.archived' ? { archivedAt: null } : {}),
-      // Players get back the sheet they saw before the event undone.
-      replay: () => reverted.publicView?.sheetBefore ?? reverted.sheetBefore,
-      payload: {
-        request: { eventId },
-        dice: [],
-        outcome: { reverted: { id: latest.id, seq: Number(latest.seq), type: latest.type } },
-        summary: `Reverted ${latest.type} #${latest.seq}: ${reverted.summary}`,
-        sheetBefore: character.sheet as Record<string, unknown>,
-        sheetAfter: reverted.sheetBefore,
-      },
-    })
-    await options.onCommit?.(tx, { status: 201, body: recorded })
-    return recorded
-  })
-  feed.published(principal.campaign.id)
-  return result
+export function revertCommand(principal: Principal, characterId: string, eventId: string): Command {
+  return {
+    async lock(tx) {
+      // Archived characters too: reverting their archiving brings them back.
+      const character = await tx.characters.lock(principal.campaign.id, characterId)
+      if (!character) throw new NotFoundError(`character ${characterId} not found`)
+      return { character }
+    },
+    async decide(tx, { character }) {
+      const latest = await tx.events.latestForCharacter(principal.campaign.id, characterId)
+      if (!latest || latest.id !== eventId) {
+        throw new ConflictError(
+          `only the character's latest event can be reverted${latest ? ` (that is event ${latest.id}, #${latest.seq})` : ''}`,
+        )
+      }
+      const reverted = latest.payload as unknown as EventPayload
+      if (reverted.sheetBefore === null)
+        throw new ConflictError('a character’s creation cannot be reverted; archive it instead')
+      return {
+        type: 'revert',
+        visibility: latest.visibility as Visibility,
+        causationId: latest.id,
+        ...(latest.type === 'character.archived' ? { archivedAt: null } : {}),
+        // Players get back the sheet they saw before the event undone.
+        replay: () => reverted.publicView?.sheetBefore ?? reverted.sheetBefore,
+        payload: {
+          request: { eventId },
+          dice: [],
+          outcome: { reverted: { id: latest.id, seq: Number(latest.seq), type: latest.type } },
+          summary: `Reverted ${latest.type} #${latest.seq}: ${reverted.summary}`,
+          sheetBefore: character.sheet as Record<string, unknown>,
+          sheetAfter: reverted.sheetBefore,
+        },
+      }
+    },
+  }
 }

@@ -1,12 +1,23 @@
 import { createHash } from 'node:crypto'
 import { ConflictError, UnprocessableError } from '../errors.js'
 import type { Principal } from '../plugins/app/auth.js'
-import type { Store } from '../repositories/index.js'
-import type { CommandOptions } from './commands.js'
+import type { Repositories, Store } from '../repositories/index.js'
+
+/** A request that may be retried: the `Idempotency-Key` it came with, and what it asked for. */
+export interface Once {
+  key: string | undefined
+  fingerprint: unknown
+}
+
+/** The key a command runs under, and how it records its answer under that key inside its transaction. */
+export interface Claim {
+  key: string
+  complete(tx: Repositories, answer: unknown): Promise<void>
+}
 
 /** Only successful commands are recorded (a failed one leaves its key free), so the status is always 201. */
-export interface IdempotentResponse {
-  body: unknown
+export interface IdempotentResponse<T> {
+  body: T
   replayed: boolean
 }
 
@@ -20,36 +31,38 @@ class KeyTaken extends Error {}
  * its database connection, leaves the key free and a retry goes ahead at once. A duplicate
  * running at the same time waits for the first to end, then answers as it did.
  */
-export async function idempotent(
+export async function idempotent<T>(
   store: Store,
   principal: Principal,
-  idempotencyKey: string | undefined,
-  fingerprint: unknown,
-  command: (options: CommandOptions) => Promise<unknown>,
-): Promise<IdempotentResponse> {
-  if (idempotencyKey === undefined) return { body: await command({}), replayed: false }
+  once: Once | undefined,
+  command: (claim: Claim | undefined) => Promise<T>,
+): Promise<IdempotentResponse<T>> {
+  if (once?.key === undefined) return { body: await command(undefined), replayed: false }
 
   const campaignId = principal.campaign.id
+  const idempotencyKey = once.key
   // Two key holders may pick the same Idempotency-Key by chance; each gets their own.
   const key = `${principal.keyId}:${idempotencyKey}`
-  const requestHash = createHash('sha256').update(JSON.stringify(fingerprint)).digest('hex')
-  const answerAs = (record: { requestHash: string; state: string; responseBody: unknown }): IdempotentResponse => {
+  const requestHash = createHash('sha256').update(JSON.stringify(once.fingerprint)).digest('hex')
+  const answerAs = (record: { requestHash: string; state: string; responseBody: unknown }): IdempotentResponse<T> => {
     if (record.requestHash !== requestHash) {
       throw new UnprocessableError('this Idempotency-Key was already used with a different request')
     }
     if (record.state !== 'done') {
       throw new ConflictError('a request with this Idempotency-Key is still being processed; retry shortly')
     }
-    return { body: record.responseBody, replayed: true }
+    return { body: record.responseBody as T, replayed: true }
   }
 
   const earlier = await store.idempotency.find(campaignId, key)
   if (earlier) return answerAs(earlier)
   try {
     const body = await command({
-      idempotencyKey,
-      onCommit: async (tx, response) => {
-        if (!(await tx.idempotency.record(campaignId, key, requestHash, response))) throw new KeyTaken()
+      key: idempotencyKey,
+      complete: async (tx, answer) => {
+        if (!(await tx.idempotency.record(campaignId, key, requestHash, { status: 201, body: answer }))) {
+          throw new KeyTaken()
+        }
       },
     })
     return { body, replayed: false }
@@ -58,7 +71,7 @@ export async function idempotent(
     // the duplicate changed (the decision it settled, say). Either way it answers as the first.
     const first = await store.idempotency.find(campaignId, key).catch(() => null)
     if (first) return answerAs(first)
-    if (error instanceof KeyTaken) return idempotent(store, principal, idempotencyKey, fingerprint, command)
+    if (error instanceof KeyTaken) return idempotent(store, principal, once, command)
     throw error
   }
 }

@@ -5,8 +5,9 @@ import { CommandResultSchema } from '../../schemas/events.js'
 import { COMMAND_LINKS } from '../../schemas/links.js'
 import { created, problems, ref } from '../../schemas/ref.js'
 import { commandBodySchema, pascalCase } from '../../schemas/resolution.js'
-import { performAction } from '../../services/commands.js'
-import { replyOnce } from '../command-reply.js'
+import { actionCommand } from '../../services/commands.js'
+import { runCommand } from '../../services/pipeline.js'
+import { onceFor, replyCreated } from '../command-reply.js'
 
 export const RULE_SET_TAGS: Record<string, string> = {
   'shock-meters': 'Shock meters',
@@ -16,7 +17,7 @@ export const RULE_SET_TAGS: Record<string, string> = {
 
 /** One route per action of every rule set, on a stored character: resolve, save, record — in one transaction. */
 const actionRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const context = { store: app.store, feed: app.eventFeed }
+  const context = { store: app.store, feed: app.eventFeed, metrics: app.metrics }
   for (const ruleSet of RULE_SETS) {
     for (const action of ruleSet.actions) {
       const body = commandBodySchema(action)
@@ -47,13 +48,13 @@ const actionRoutes: FastifyPluginAsyncTypebox = async (app) => {
           },
         },
         async (request, reply) => {
-          return replyOnce(
-            request,
-            reply,
-            { action: action.name, character: request.params.characterId, body: request.body },
-            (options) =>
-              performAction(context, request.principal, request.params.characterId, action.name, request.body, options),
+          const answer = await runCommand(
+            context,
+            request.principal,
+            actionCommand(request.principal, request.params.characterId, action.name, request.body),
+            onceFor(request, { action: action.name, character: request.params.characterId, body: request.body }),
           )
+          return replyCreated(reply, answer)
         },
       )
     }

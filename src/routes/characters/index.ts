@@ -13,21 +13,16 @@ import { CommandResultSchema } from '../../schemas/events.js'
 import { CHARACTER_LINKS, COMMAND_LINKS, CREATED_CHARACTER_LINKS } from '../../schemas/links.js'
 import { created, problems, ref } from '../../schemas/ref.js'
 import { auditCharacter } from '../../services/audit.js'
-import {
-  archiveCharacter,
-  createCharacter,
-  getCharacter,
-  listCharacters,
-  patchCharacter,
-} from '../../services/characters.js'
-import { revertLatest } from '../../services/commands.js'
-import { replyOnce } from '../command-reply.js'
+import { archiveCommand, createCommand, getCharacter, listCharacters, patchCommand } from '../../services/characters.js'
+import { revertCommand } from '../../services/commands.js'
+import { runCommand } from '../../services/pipeline.js'
+import { onceFor, replyCreated } from '../command-reply.js'
 import { characterUrl } from '../locations.js'
 
 const security = [{ bearerAuth: [] }]
 
 const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const context = { store: app.store, feed: app.eventFeed }
+  const context = { store: app.store, feed: app.eventFeed, metrics: app.metrics }
 
   app.post(
     '/v1/campaigns/:campaignId/characters',
@@ -53,13 +48,14 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      return replyOnce(
-        request,
-        reply,
-        { route: 'create-character', body: request.body },
-        (options) => createCharacter(context, request.principal, request.body, options),
-        ({ character }) => characterUrl(character.campaignId, character.id),
+      const answer = await runCommand(
+        context,
+        request.principal,
+        createCommand(request.principal, request.body),
+        onceFor(request, { route: 'create-character', body: request.body }),
       )
+      const { character } = answer.recorded
+      return replyCreated(reply, answer, characterUrl(character.campaignId, character.id))
     },
   )
 
@@ -136,14 +132,12 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const result = await patchCharacter(
+      const { recorded } = await runCommand(
         context,
         request.principal,
-        request.params.characterId,
-        request.body,
-        request.headers['if-match'],
+        patchCommand(request.principal, request.params.characterId, request.body, request.headers['if-match']),
       )
-      return reply.header('etag', `"${result.character.version}"`).send(result)
+      return reply.header('etag', `"${recorded.character.version}"`).send(recorded)
     },
   )
 
@@ -165,7 +159,14 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (request) => archiveCharacter(context, request.principal, request.params.characterId),
+    async (request) => {
+      const { recorded } = await runCommand(
+        context,
+        request.principal,
+        archiveCommand(request.principal, request.params.characterId),
+      )
+      return recorded
+    },
   )
 
   app.post(
@@ -195,13 +196,13 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      return replyOnce(
-        request,
-        reply,
-        { route: 'revert', character: request.params.characterId, body: request.body },
-        (options) =>
-          revertLatest(context, request.principal, request.params.characterId, request.body.eventId, options),
+      const answer = await runCommand(
+        context,
+        request.principal,
+        revertCommand(request.principal, request.params.characterId, request.body.eventId),
+        onceFor(request, { route: 'revert', character: request.params.characterId, body: request.body }),
       )
+      return replyCreated(reply, answer)
     },
   )
 

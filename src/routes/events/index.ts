@@ -13,12 +13,13 @@ import {
 } from '../../schemas/events.js'
 import { COMMAND_LINKS, EVENT_LINKS } from '../../schemas/links.js'
 import { created, problems, ref } from '../../schemas/ref.js'
-import { settleDecision } from '../../services/commands.js'
+import { settleCommand } from '../../services/commands.js'
 import { currentSeq, streamEvents } from '../../services/event-stream.js'
 import { getEvent, listEventsJson } from '../../services/history.js'
+import { runCommand } from '../../services/pipeline.js'
 import { mintStreamTicket } from '../../services/stream-tickets.js'
 import type { Event } from '../../schemas/events.js'
-import { replyOnce } from '../command-reply.js'
+import { onceFor, replyCreated } from '../command-reply.js'
 
 const security = [{ bearerAuth: [] }]
 const streamSecurity: Record<string, string[]>[] = [{ bearerAuth: [] }, { streamTicket: [] }]
@@ -49,7 +50,7 @@ const DecisionBodySchema = Type.Object(
 )
 
 const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const context = { store: app.store, feed: app.eventFeed }
+  const context = { store: app.store, feed: app.eventFeed, metrics: app.metrics }
   const openStreams = new Set<AbortController>()
   // Streams never end on their own: close them so shutdown is not held up by listeners.
   app.addHook('preClose', async () => {
@@ -242,9 +243,13 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      return replyOnce(request, reply, { decision: request.params.eventId, body: request.body }, (options) =>
-        settleDecision(context, request.principal, request.params.eventId, request.body, options),
+      const answer = await runCommand(
+        context,
+        request.principal,
+        settleCommand(request.principal, request.params.eventId, request.body),
+        onceFor(request, { decision: request.params.eventId, body: request.body }),
       )
+      return replyCreated(reply, answer)
     },
   )
 }
