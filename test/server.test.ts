@@ -18,6 +18,7 @@ async function freePort(): Promise<number> {
 }
 
 function startServer(env: Record<string, string>, [command, ...args] = [process.execPath, '--import', 'tsx', SERVER]) {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- TypeScript 7 needs it; typescript-eslint checks with TypeScript 5
   const child = spawn(command!, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...NO_LIMITS, ...env },

@@ -1,4 +1,4 @@
-import { Prisma, type Character, type RollEvent } from '../generated/prisma/client.js'
+import { type Character, type RollEvent } from '../generated/prisma/client.js'
 import type { Db } from './db.js'
 
 export const Visibilities = ['public', 'gm'] as const
@@ -119,7 +119,7 @@ export class EventRepository {
       event: {
         ...event,
         actor: event.actor as unknown as RollEvent['actor'],
-        payload: { ...event.payload, characterName: row.name } as RollEvent['payload'],
+        payload: { ...event.payload, characterName: row.name },
         seq: row.seq,
         occurredAt: row.occurredAt,
       },

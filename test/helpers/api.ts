@@ -49,7 +49,7 @@ export async function createCampaign(
     payload: { name: `A ${ruleset} campaign`, ruleset, ...body },
   })
   expectStatus(res, 201, 'creating a campaign')
-  const created = res.json() as { campaign: CampaignView; gmKey: MintedKeyView }
+  const created = res.json<{ campaign: CampaignView; gmKey: MintedKeyView }>()
   return { ...created, auth: bearer(created.gmKey.key) }
 }
 
@@ -85,6 +85,6 @@ export async function mintPlayerKey(
     payload: { label, characterIds },
   })
   expectStatus(res, 201, 'minting a player key')
-  const key = res.json() as MintedKeyView
+  const key = res.json<MintedKeyView>()
   return { key, auth: bearer(key.key) }
 }

@@ -31,7 +31,7 @@ export interface Browser {
    * (`npm run screenshots`); otherwise into a temporary folder, so an ordinary test run still
    * renders every screenshot but leaves the committed pictures alone.
    */
-  screenshot(name: string): Promise<void>
+  screenshot: (name: string) => Promise<void>
 }
 
 /**

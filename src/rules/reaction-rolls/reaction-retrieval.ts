@@ -7,7 +7,6 @@ import {
   ReactionRetrievalOutcomeSchema,
   ReactionRetrievalRequestSchema,
   type ReactionRetrievalOutcome,
-  type ReactionRetrievalRequest,
   type ReactionRollsSettings,
   type ReactionRollsSheet,
 } from './schemas.js'

@@ -7,7 +7,6 @@ import {
   ReactionRollRequestSchema,
   type Modifier,
   type ReactionRollOutcome,
-  type ReactionRollRequest,
   type ReactionRollsSettings,
   type ReactionRollsSheet,
 } from './schemas.js'

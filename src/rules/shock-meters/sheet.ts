@@ -64,7 +64,7 @@ export function derive(sheet: ShockMetersSheet): ShockMetersSheet {
   }
   return {
     ...sheet,
-    abilities: abilities as ShockMetersSheet['abilities'],
+    abilities: abilities,
     totalHardened: totalHardened(sheet),
     burnedOut: isBurnedOut(sheet),
   }
