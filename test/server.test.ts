@@ -132,7 +132,13 @@ t.test(
     t.equal(node, 'node', 'npm start runs node itself, so its pid is the server')
     const port = await freePort()
     // `env` execs node in its own process, so the pid read below is the server's.
-    const server = startServer({ PORT: String(port), DATA_DIR: t.testdir() }, ['env', '-u', 'NODE_OPTIONS', 'node', ...args])
+    const server = startServer({ PORT: String(port), DATA_DIR: t.testdir() }, [
+      'env',
+      '-u',
+      'NODE_OPTIONS',
+      'node',
+      ...args,
+    ])
     t.teardown(() => server.child.kill('SIGKILL'))
     await waitForListening(server)
 

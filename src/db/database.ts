@@ -12,7 +12,7 @@ export interface SqlSession {
 }
 
 /** The PostgreSQL connection pool's state, for metrics. */
-export interface PoolStats {
+interface PoolStats {
   /** Connections open, busy or idle. */
   total: number
   idle: number

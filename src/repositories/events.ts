@@ -1,7 +1,8 @@
 import { type Character, type RollEvent } from '../generated/prisma/client.js'
 import type { Db } from './db.js'
 
-export const Visibilities = ['public', 'gm'] as const
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the type below is derived from it
+const Visibilities = ['public', 'gm'] as const
 export type Visibility = (typeof Visibilities)[number]
 
 export interface Actor {

@@ -56,7 +56,8 @@ export function compileDefaults(schema: TSchema): FillDefaults {
 function ownDefault(schema: TSchema): FillDefaults {
   if (!Object.hasOwn(schema, 'default')) return unchanged
   const fallback = (schema as { default: unknown }).default
-  return (value) => (value !== undefined ? value : typeof fallback === 'function' ? (fallback as () => unknown)() : cloneJson(fallback))
+  return (value) =>
+    value !== undefined ? value : typeof fallback === 'function' ? (fallback as () => unknown)() : cloneJson(fallback)
 }
 
 function structure(schema: TSchema): FillDefaults {

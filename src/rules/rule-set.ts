@@ -2,7 +2,7 @@ import type { TSchema } from 'typebox'
 import { createDice, type Dice, type DiceRequest, type DiceRoller, type DieRoll, type SurplusFaces } from './dice.js'
 
 /** Who may perform an action on a character: its player (or the GM), or the GM alone. */
-export type ActionActor = 'player' | 'gm'
+type ActionActor = 'player' | 'gm'
 
 /**
  * A decision the rules leave open. The sheet itself records it (so a stateless caller can

@@ -70,7 +70,7 @@ export function pascalCase(name: string): string {
 }
 
 /** Example body of a stateless resolution: the action's own example on a sheet where it works. */
-export function exampleResolveBody(action: RuleAction) {
+function exampleResolveBody(action: RuleAction) {
   const [request] = (action.request as { examples?: unknown[] }).examples ?? []
   return {
     sheet: action.exampleSheet ?? {},

@@ -112,7 +112,7 @@ export function refusedAddress(text: string, allowPrivate: boolean): string | nu
     : `${what}; set WEBHOOK_ALLOW_PRIVATE=true to allow private and loopback webhook URLs (cloud metadata addresses stay refused)`
 }
 
-export class RefusedAddressError extends Error {
+class RefusedAddressError extends Error {
   override readonly name = 'RefusedAddressError'
   readonly code = 'ERR_WEBHOOK_ADDRESS_REFUSED'
 }

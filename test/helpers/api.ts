@@ -4,7 +4,7 @@ import type { CampaignSchema, MintedKeySchema } from '../../src/schemas/campaign
 import type { CharacterSchema } from '../../src/schemas/characters.js'
 import type { EventSchema } from '../../src/schemas/events.js'
 
-export type CampaignView = Static<typeof CampaignSchema>
+type CampaignView = Static<typeof CampaignSchema>
 export type MintedKeyView = Static<typeof MintedKeySchema>
 /** A sheet's shape depends on the rule set; tests read into it freely. */
 export type Sheet = Record<string, any>

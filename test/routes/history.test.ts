@@ -103,7 +103,7 @@ t.test('limit is at most 100: 100 pages, 101 and 0 are 400', async (t) => {
 
 t.test('characterId filters the history to one character', async (t) => {
   const res = await app.inject({ url: eventsUrl(campaignId, { characterId: bo.id }), headers: campaign.auth })
-  const events = (res.json<Page>()).data
+  const events = res.json<Page>().data
   t.equal(events.length, 6, 'Bo’s creation and five rolls')
   t.ok(
     events.every((event) => event.characterId === bo.id),
@@ -118,7 +118,7 @@ t.test('characterId filters the history to one character', async (t) => {
     url: eventsUrl(campaignId, { characterId: '01930000-0000-7000-8000-000000000000' }),
     headers: campaign.auth,
   })
-  t.same((unknown.json<Page>()).data, [], 'an unknown character has no events')
+  t.same(unknown.json<Page>().data, [], 'an unknown character has no events')
   const invalid = await app.inject({ url: eventsUrl(campaignId, { characterId: 'bo' }), headers: campaign.auth })
   t.equal(invalid.statusCode, 400, 'a characterId that is not a UUID is 400')
 })

@@ -127,7 +127,7 @@ t.test('shock-meters: a session of stress checks, a passion, a therapist and the
   t.equal(unnatural.event.pending[0]?.action, 'stress-response', 'the response is pending again')
   const blocked = await act(app, player, table.ids, 'stress-check', { request: { meter: 'isolation', rank: 3 } })
   t.equal(blocked.statusCode, 409, 'another check waits for the response')
-  t.match((blocked.json<Problem>()).detail, 'stress-response', 'naming stress-response')
+  t.match(blocked.json<Problem>().detail, 'stress-response', 'naming stress-response')
   const response = record(
     created(
       await decide(app, player, table.ids.campaignId, unnatural.event.id, { request: { response: 'panic' } }),
@@ -188,7 +188,7 @@ t.test('trauma-table: traumas accepted and answered, then the scene, the rest an
   t.equal(hazed.character.sheet.pendingTrauma.finalRow, 'hazed', 'Hazed is pending on the sheet')
   const blocked = await act(app, player, table.ids, 'trauma-roll', { request: {} })
   t.equal(blocked.statusCode, 409, 'another trauma waits for the answer')
-  t.match((blocked.json<Problem>()).detail, 'trauma-response', 'naming trauma-response')
+  t.match(blocked.json<Problem>().detail, 'trauma-response', 'naming trauma-response')
   const endEncounterEarly = await act(app, gm, table.ids, 'end-encounter', { request: {} })
   t.equal(endEncounterEarly.statusCode, 409, 'the encounter cannot end with a trauma unanswered')
 
@@ -289,7 +289,7 @@ t.test('reaction-rolls: rolls, a retrieval, a GM-only roll and a GM edit', async
   t.equal(retrievable.event.pending[0]?.action, 'reaction-retrieval', 'the retrieval is pending')
   const blocked = await act(app, player, table.ids, 'reaction-roll', { request: { ability: 'agility', pressure: 4 } })
   t.equal(blocked.statusCode, 409, 'another roll waits for the retrieval')
-  t.match((blocked.json<Problem>()).detail, 'reaction-retrieval', 'naming reaction-retrieval')
+  t.match(blocked.json<Problem>().detail, 'reaction-retrieval', 'naming reaction-retrieval')
   const raised = record(
     created(
       await decide(app, player, table.ids.campaignId, retrievable.event.id, {

@@ -26,7 +26,7 @@ function locationOf(t: Test, res: Answer, what: string): string {
 async function leadsTo(t: Test, location: string, auth: Auth, id: string, what: string) {
   const res = await app.inject({ url: location, headers: auth })
   t.equal(res.statusCode, 200, `${what}: GET Location answers 200`)
-  t.equal((res.json<{ id: string }>()).id, id, `${what}: GET Location answers the ${what} created`)
+  t.equal(res.json<{ id: string }>().id, id, `${what}: GET Location answers the ${what} created`)
 }
 
 async function stored(ruleset = 'shock-meters'): Promise<{ auth: Auth; ids: Ids }> {
@@ -60,7 +60,7 @@ t.test('POST …/keys answers 201 with the key’s URL, where it is revoked, as 
   t.equal(location, `/v1/campaigns/${ids.campaignId}/keys/${key.id}`, 'Location is the key’s URL')
   const revoked = await app.inject({ method: 'DELETE', url: location, headers: auth })
   t.equal(revoked.statusCode, 200, 'DELETE Location revokes the key')
-  t.ok((revoked.json<{ revokedAt: string | null }>()).revokedAt, 'the key created is the one revoked')
+  t.ok(revoked.json<{ revokedAt: string | null }>().revokedAt, 'the key created is the one revoked')
 })
 
 t.test('POST …/characters answers 201 with the character’s URL as Location, and again on a replay', async (t) => {

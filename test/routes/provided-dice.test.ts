@@ -104,7 +104,7 @@ t.test('the stateless resolver keeps surplus faces as unused and names missing o
   const few = await post({ request: { ability: 'agility', pressure: 4, advantage: true }, dice: provided() })
   t.equal(few.statusCode, 422, 'missing faces are 422')
   t.same(
-    (few.json<DiceProblem>()).needed,
+    few.json<DiceProblem>().needed,
     [
       { count: 1, sides: 6, purpose: 'reaction', exploding: false },
       { count: 1, sides: 6, purpose: 'advantage', exploding: false },

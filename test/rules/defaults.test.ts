@@ -138,7 +138,7 @@ interface Keywords {
 /** Values the schema accepts, as far as its own keywords say; optional properties come and go. */
 function valueOf(schema: TSchema): fc.Arbitrary<unknown> {
   const keywords = schema as TSchema & Keywords
-  if (Type.IsUnion(schema)) return fc.oneof(...(schema.anyOf).map(valueOf))
+  if (Type.IsUnion(schema)) return fc.oneof(...schema.anyOf.map(valueOf))
   if (Type.IsLiteral(schema)) return fc.constant(schema.const)
   if (Type.IsInteger(schema)) return fc.integer({ min: keywords.minimum ?? -1000, max: keywords.maximum ?? 1000 })
   if (Type.IsNumber(schema)) {
@@ -174,11 +174,11 @@ function valueOf(schema: TSchema): fc.Arbitrary<unknown> {
     const record = schema
     const minKeys = keywords.minProperties ?? 0
     const entry: TSchema = Type.RecordValue(record)
-    return fc.dictionary(
-      fc.stringMatching(new RegExp(Type.RecordPattern(record))),
-      valueOf(entry),
-      { minKeys, maxKeys: Math.max(minKeys, Math.min(keywords.maxProperties ?? 4, 4)), noNullPrototype: true },
-    )
+    return fc.dictionary(fc.stringMatching(new RegExp(Type.RecordPattern(record))), valueOf(entry), {
+      minKeys,
+      maxKeys: Math.max(minKeys, Math.min(keywords.maxProperties ?? 4, 4)),
+      noNullPrototype: true,
+    })
   }
   return fc.jsonValue({ maxDepth: 2 })
 }

@@ -6,16 +6,12 @@ import fp from 'fastify-plugin'
 // eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
 const UNSTORABLE = /[\u0000\p{Cs}]/u
 
-export const InvalidTextError = createError<[string]>('INVALID_TEXT', '%s', 400)
+const InvalidTextError = createError<[string]>('INVALID_TEXT', '%s', 400)
 
 /** Deeper than any body Nerve takes; far shallower than what would overflow a recursive walk. */
 export const MAX_JSON_DEPTH = 64
 
-export const BodyTooDeepError = createError<[number]>(
-  'BODY_TOO_DEEP',
-  'the JSON body is nested deeper than %d levels',
-  400,
-)
+const BodyTooDeepError = createError<[number]>('BODY_TOO_DEEP', 'the JSON body is nested deeper than %d levels', 400)
 
 const QUOTE = 0x22
 const BACKSLASH = 0x5c

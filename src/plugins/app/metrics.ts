@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 
-export interface Metrics {
+interface Metrics {
   readonly enabled: boolean
   /** Counts the event in a command's answer; called once per command carried out, never for a replay. */
   eventRecorded(answer: unknown): void

@@ -14,7 +14,7 @@ import { assertSheetFitsSettings } from './sheet.js'
 import { parseWith } from '../parse.js'
 import { capitalise } from './words.js'
 
-export function resolveReactionRetrieval(
+function resolveReactionRetrieval(
   sheet: ReactionRollsSheet,
   input: unknown,
   _dice: Dice,

@@ -17,7 +17,7 @@ import { capitalise, listOr } from './words.js'
 
 export const RETRIEVAL_DECISION_ACTION = 'reaction-retrieval'
 
-export function resolveReactionRoll(
+function resolveReactionRoll(
   sheet: ReactionRollsSheet,
   input: unknown,
   dice: Dice,
