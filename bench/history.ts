@@ -92,7 +92,7 @@ export async function benchHistory(
   const depths: Record<string, number> = {}
   const pages: PageTiming[] = []
   for (const [name, party] of Object.entries(campaigns)) {
-    const total = (options[name as 'deep' | 'shallow'] as number) + party.characterIds.length + 1
+    const total = options[name as 'deep' | 'shallow'] + party.characterIds.length + 1
     depths[name] = total
     const base = `/v1/campaigns/${party.campaignId}/events`
     const queries: Record<string, string> = {

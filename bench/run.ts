@@ -166,7 +166,7 @@ try {
         await seedBacklog(server, databaseUrl, parties, perEndpoint)
         return parties
       })
-      await withServer('webhooks', env, async (server) => {
+      await withServer('webhooks', env, async () => {
         const fanOut = await drain(receiver, endpoints * perEndpoint, endpoints)
         console.log(
           `=> fan-out: ${fanOut.deliveries} deliveries to ${endpoints} endpoints in ${fanOut.seconds} s = ${fanOut.perSecond}/s (target ≥ 1000/s), ${fanOut.duplicates} duplicates`,
@@ -240,5 +240,5 @@ try {
   results.minutes = round((Date.now() - started) / 60_000, 1)
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true })
   writeFileSync(join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(results, null, 2)}\n`)
-  console.log(`done in ${results.minutes} min; bench/results/latest.json`)
+  console.log(`done in ${String(results.minutes)} min; bench/results/latest.json`)
 }

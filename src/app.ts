@@ -88,7 +88,9 @@ export async function buildApp(config: Config, options: AppOptions = {}) {
     // a busy machine; a slow start is not a hung one.
     pluginTimeout: config.STARTUP_TIMEOUT_MS,
     // A malformed or over-long URL is refused by the router before any error handler runs.
-    frameworkErrors: (error, request, reply) => sendProblem(reply, problemFor(error, request)),
+    frameworkErrors: (error, request, reply) => {
+      void sendProblem(reply, problemFor(error, request))
+    },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.addHook('onSend', async (request, reply) => {

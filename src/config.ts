@@ -40,7 +40,7 @@ export function defaultMaxHeapUsedBytes(heapSizeLimit = getHeapStatistics().heap
  * Every setting Nerve reads from its environment. Validated once at boot; the rest of the
  * code receives the typed result and never reads `process.env`.
  */
-export const ConfigSchema = Type.Object({
+const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),

@@ -3,7 +3,7 @@ import pretty, { type PrettyStream } from 'pino-pretty'
 import type { Config } from './config.js'
 
 /** Paths pino must never print: credentials in headers and any secret in a logged object. */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'headers.authorization',

@@ -54,9 +54,9 @@ interface Operation {
 t.test('every operation documents the status it answers a malformed path parameter or a text/plain body', async (t) => {
   const app = await buildTestApp(t)
   const { campaign, auth } = await createCampaign(app)
-  const document = (await app.inject({ url: '/docs/json' })).json() as {
+  const document = (await app.inject({ url: '/docs/json' })).json<{
     paths: Record<string, Record<string, Operation>>
-  }
+  }>()
   // The campaign is real, so a request gets past the key check and reaches the parameter or body at fault.
   const valid = (name: string) => (name === 'campaignId' ? campaign.id : randomUUID())
   const urlWith = (path: string, malformed?: string) =>

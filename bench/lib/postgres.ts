@@ -39,10 +39,10 @@ function postgresBin(): string {
 function asOwner(cmd: string, args: string[]) {
   const [command, argv] = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]
   try {
-    execFileSync(command as string, argv as string[], { stdio: ['ignore', 'pipe', 'pipe'] })
+    execFileSync(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] })
   } catch (error) {
     const { stderr } = error as { stderr?: Buffer }
-    throw new Error(`${cmd.split('/').pop()} failed: ${stderr?.toString().trim() ?? error}`)
+    throw new Error(`${cmd.split('/').pop()} failed: ${stderr?.toString().trim() ?? String(error)}`, { cause: error })
   }
 }
 

@@ -3,14 +3,14 @@ import { openSync, closeSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 /** Messages bench/server.mjs understands. */
-export type ToServer =
+type ToServer =
   | { type: 'memory' }
   | { type: 'timings'; reset: boolean }
   | { type: 'profile-start' }
   | { type: 'profile-stop'; file: string }
   | { type: 'stop' }
 
-export interface MemorySample {
+interface MemorySample {
   rss: number
   heapTotal: number
   heapUsed: number
@@ -49,7 +49,7 @@ export function pinned(core: string, command: string, args: string[]): [string, 
   return hasTaskset ? ['taskset', ['-c', core, command, ...args]] : [command, args]
 }
 
-export interface Timings {
+interface Timings {
   [label: string]: number[]
 }
 

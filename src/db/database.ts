@@ -12,7 +12,7 @@ export interface SqlSession {
 }
 
 /** The PostgreSQL connection pool's state, for metrics. */
-export interface PoolStats {
+interface PoolStats {
   /** Connections open, busy or idle. */
   total: number
   idle: number
@@ -52,7 +52,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const database = options.url
     ? openPostgres(options.url, options.poolSize ?? 10, options.connectTimeoutMs ?? 3_000)
     : await openPGlite(options.dataDir)
-  return { ...database, close: once(database.close) }
+  return { ...database, close: once(() => database.close()) }
 }
 
 /** Closing twice (a failed start, then shutdown) must not fail the second time. */

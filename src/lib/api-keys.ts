@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 
-export const KeyRoles = ['gm', 'player'] as const
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the type below is derived from it
+const KeyRoles = ['gm', 'player'] as const
 export type KeyRole = (typeof KeyRoles)[number]
 
 const KEY_PREFIX: Record<KeyRole, string> = { gm: 'nrv_gm_', player: 'nrv_pl_' }

@@ -72,9 +72,9 @@ function termsOf(branch: SchemaIssue[], at: string): Term[] | undefined {
   }
   const constant = here.find((issue) => issue.keyword === 'const')
   if (constant) return [{ value: constant.params.allowedValue }]
-  const allowed = here.find((issue) => issue.keyword === 'enum')?.params.allowedValues
-  if (Array.isArray(allowed)) return allowed.map((value) => ({ value }))
-  const type = here.find((issue) => issue.keyword === 'type')?.params.type
+  const allowed: unknown = here.find((issue) => issue.keyword === 'enum')?.params.allowedValues
+  if (Array.isArray(allowed)) return allowed.map((value: unknown) => ({ value }))
+  const type = here.find((issue) => issue.keyword === 'type')?.params.type as string | string[] | undefined
   if (type === undefined) return undefined
   return type === 'null' ? [{ value: null }] : [{ type: String(type) }]
 }
@@ -140,7 +140,7 @@ function explainOne(issue: SchemaIssue, value: unknown): FieldIssue[] {
       {
         path: at,
         detail: oneOf(
-          params.allowedValues.map((allowed) => ({ value: allowed })),
+          (params.allowedValues as unknown[]).map((allowed) => ({ value: allowed })),
           valueAt(value, at),
         ),
       },

@@ -1,7 +1,6 @@
-import { Prisma, type Character, type RollEvent } from '../generated/prisma/client.js'
-import type { Db } from './db.js'
-
+import { type Character, type RollEvent } from '../generated/prisma/client.js'
 import type { Actor, Visibility } from '../schemas/events.js'
+import type { Db } from './db.js'
 
 export type { Actor, Visibility }
 
@@ -115,7 +114,7 @@ export class EventRepository {
       event: {
         ...event,
         actor: event.actor as unknown as RollEvent['actor'],
-        payload: { ...event.payload, characterName: row.name } as RollEvent['payload'],
+        payload: { ...event.payload, characterName: row.name },
         seq: row.seq,
         occurredAt: row.occurredAt,
       },

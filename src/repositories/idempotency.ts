@@ -1,7 +1,7 @@
 import type { Prisma } from '../generated/prisma/client.js'
 import type { Db } from './db.js'
 
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000
+const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000
 
 /**
  * Earlier versions committed an `in-flight` claim before running the command; one older than

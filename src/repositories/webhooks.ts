@@ -1,8 +1,9 @@
 import type { Prisma, RollEvent } from '../generated/prisma/client.js'
 import type { Db } from './db.js'
 
-export const DeliveryStatuses = ['pending', 'delivering', 'delivered', 'failed'] as const
-export type DeliveryStatus = (typeof DeliveryStatuses)[number]
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the type below is derived from it
+const DeliveryStatuses = ['pending', 'delivering', 'delivered', 'failed'] as const
+type DeliveryStatus = (typeof DeliveryStatuses)[number]
 
 /** The event type of a test delivery; it carries no event of the history. */
 export const PING_EVENT_TYPE = 'webhook.ping'
@@ -473,5 +474,4 @@ export class WebhookRepository {
   }
 }
 
-export type WebhookEndpointRow = Prisma.WebhookEndpointGetPayload<object>
 export type WebhookDeliveryRow = Prisma.WebhookDeliveryGetPayload<{ include: typeof withAttempts }>

@@ -1,10 +1,10 @@
 /** Percentile dice: faces 1..100, where 100 reads "00" and 1 reads "01". */
 
-export function tensOf(face: number): number {
+function tensOf(face: number): number {
   return Math.floor((face % 100) / 10)
 }
 
-export function onesOf(face: number): number {
+function onesOf(face: number): number {
   return face % 10
 }
 

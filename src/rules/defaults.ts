@@ -19,8 +19,8 @@ const isSchemaObject = (value: unknown): value is TSchema =>
  */
 export function cloneJson<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value
-  if (Array.isArray(value)) return value.map(cloneJson) as T
-  const prototype = Object.getPrototypeOf(value)
+  if (Array.isArray(value)) return (value as unknown[]).map(cloneJson) as T
+  const prototype: unknown = Object.getPrototypeOf(value)
   if (prototype !== Object.prototype && prototype !== null) return value
   const copy: Record<string, unknown> = {}
   for (const key of Object.keys(value)) {
@@ -56,7 +56,8 @@ export function compileDefaults(schema: TSchema): FillDefaults {
 function ownDefault(schema: TSchema): FillDefaults {
   if (!Object.hasOwn(schema, 'default')) return unchanged
   const fallback = (schema as { default: unknown }).default
-  return (value) => (value !== undefined ? value : typeof fallback === 'function' ? fallback() : cloneJson(fallback))
+  return (value) =>
+    value !== undefined ? value : typeof fallback === 'function' ? (fallback as () => unknown)() : cloneJson(fallback)
 }
 
 function structure(schema: TSchema): FillDefaults {
@@ -75,8 +76,9 @@ function arrayDefaults(items: TSchema): FillDefaults {
   if (item === unchanged) return unchanged
   return (value) => {
     if (!Array.isArray(value)) return value
-    for (let i = 0; i < value.length; i++) value[i] = item(value[i])
-    return value
+    const items: unknown[] = value
+    for (let i = 0; i < items.length; i++) items[i] = item(items[i])
+    return items
   }
 }
 
@@ -116,7 +118,7 @@ function objectDefaults(
 function recordDefaults(schema: TSchema): FillDefaults {
   const record = schema as Parameters<typeof Type.RecordPattern>[0]
   const pattern = new RegExp(Type.RecordPattern(record))
-  const entrySchema = Type.RecordValue(record) as TSchema
+  const entrySchema: TSchema = Type.RecordValue(record)
   // As in TypeBox, entries are only filled when the entry schema itself has a default.
   const entry = Object.hasOwn(entrySchema, 'default') ? compileDefaults(entrySchema) : unchanged
   const additionalSchema = (schema as { additionalProperties?: unknown }).additionalProperties
@@ -189,7 +191,7 @@ export function fillKeepsValid(schema: TSchema): boolean {
   }
   if (Type.IsRecord(schema)) {
     const additional = (schema as { additionalProperties?: unknown }).additionalProperties
-    const entry = Type.RecordValue(schema as Parameters<typeof Type.RecordValue>[0]) as TSchema
+    const entry: TSchema = Type.RecordValue(schema)
     return fillKeepsValid(entry) && (!isSchemaObject(additional) || fillKeepsValid(additional))
   }
   if (Type.IsUnion(schema)) {

@@ -2,7 +2,8 @@ import { createHash, randomInt } from 'node:crypto'
 import Type, { type Static } from 'typebox'
 import { RuleError } from './errors.js'
 
-export const DiceSourceKinds = ['server', 'seeded', 'provided'] as const
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the type below is derived from it
+const DiceSourceKinds = ['server', 'seeded', 'provided'] as const
 export type DiceSourceKind = (typeof DiceSourceKinds)[number]
 
 const DiceSourceKindSchema = (options: { description?: string; default?: DiceSourceKind } = {}) =>
@@ -255,7 +256,8 @@ export function rollMany(dice: Dice, count: number, sides: number, purpose: stri
   return Array.from({ length: count }, () => dice.roll(sides, purpose))
 }
 
-export const Edges = ['advantage', 'disadvantage', 'none'] as const
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the type below is derived from it
+const Edges = ['advantage', 'disadvantage', 'none'] as const
 export type Edge = (typeof Edges)[number]
 
 /** Advantage and disadvantage together cancel out to a single die. */

@@ -54,7 +54,7 @@ export function parseWith<T extends TSchema>(
   const value = fillDefaults(cloneJson(input ?? {}))
   if (validator.Check(value)) return value as Static<T>
   const first = deepest(explainIssues(allErrors(schema, value), value))
-  if (first === undefined) return value as Static<T>
+  if (first === undefined) return value
   const pointer = `${root}${first.path}`
   throw new RuleError(code, `${pointer.slice(1)} ${first.detail}`, 'invalid', pointer)
 }

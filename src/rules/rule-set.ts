@@ -2,7 +2,7 @@ import type { TSchema } from 'typebox'
 import { createDice, type Dice, type DiceRequest, type DiceRoller, type DieRoll, type SurplusFaces } from './dice.js'
 
 /** Who may perform an action on a character: its player (or the GM), or the GM alone. */
-export type ActionActor = 'player' | 'gm'
+type ActionActor = 'player' | 'gm'
 
 /**
  * A decision the rules leave open. The sheet itself records it (so a stateless caller can
@@ -43,6 +43,7 @@ export interface Resolved<Sheet> extends Resolution<Sheet> {
   followUps: FollowUp[]
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one registry holds rule sets of different sheets; their parameters are contravariant, so only `any` admits them all
 export interface RuleAction<Sheet = any, Request = any, Settings = any> {
   /** kebab-case, used as the URL segment; unique across all rule sets. */
   name: string
@@ -68,6 +69,7 @@ export interface RuleAction<Sheet = any, Request = any, Settings = any> {
   resolve(sheet: Sheet, request: Request, dice: Dice, settings: Settings): Resolution<Sheet>
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one registry holds rule sets of different sheets; their parameters are contravariant, so only `any` admits them all
 export interface RuleSet<Sheet = any, Settings = any> {
   id: string
   version: string
@@ -87,6 +89,7 @@ export interface RuleSet<Sheet = any, Settings = any> {
   pendingOf(sheet: Sheet, settings: Settings): PendingDecision[]
   /** Reference tables published by GET /v1/rulesets/{ruleset}. */
   tables: Record<string, unknown>
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one registry holds rule sets of different sheets; their parameters are contravariant, so only `any` admits them all
   actions: readonly RuleAction<Sheet, any, Settings>[]
 }
 

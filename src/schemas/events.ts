@@ -5,7 +5,7 @@ import { FollowUpsSchema, PendingDecisionsSchema, UnusedFacesSchema } from './re
 import { ref } from './ref.js'
 import { CharacterSchema } from './characters.js'
 
-export const VisibilitySchema = Type.Union([Type.Literal('public'), Type.Literal('gm')], {
+const VisibilitySchema = Type.Union([Type.Literal('public'), Type.Literal('gm')], {
   description:
     '`gm` events are hidden from player keys and from webhooks that did not opt in, and so is what they did to the sheet: players keep seeing the sheet as it was before them, and later public events as changes of that sheet. Players see only that something happened (`version`, `eventCount` and gaps in `seq` count every event). Whatever settles, changes or reverts a `gm` event is `gm` too, and only the GM key may do it. See docs/guides/hidden-rolls.md.',
   default: 'public',

@@ -70,7 +70,7 @@ export function pascalCase(name: string): string {
 }
 
 /** Example body of a stateless resolution: the action's own example on a sheet where it works. */
-export function exampleResolveBody(action: RuleAction) {
+function exampleResolveBody(action: RuleAction) {
   const [request] = (action.request as { examples?: unknown[] }).examples ?? []
   return {
     sheet: action.exampleSheet ?? {},
@@ -87,7 +87,7 @@ export function resolveBodySchema(ruleSet: RuleSet, action: RuleAction) {
           description: "The character's sheet. Leave it out (or send `{}`) for a new character with default values.",
         }),
       ),
-      request: ref(action.request as TSchema),
+      request: ref(action.request),
       dice: Type.Optional(ref(DiceRequestSchema)),
       settings: Type.Optional(ref(ruleSet.settings)),
     },
@@ -108,7 +108,7 @@ type Link = <T extends TSchema>(schema: T, options?: { description?: string }) =
 export function resolutionSchema(ruleSet: RuleSet, action: RuleAction, link: Link = ref) {
   return Type.Object(
     {
-      outcome: link(action.outcome as TSchema),
+      outcome: link(action.outcome),
       dice: Type.Array(link(DieRollSchema), {
         description: 'Every die rolled, in order, with its purpose and source.',
       }),
@@ -142,7 +142,7 @@ export function commandBodySchema(action: RuleAction) {
   const [request] = (action.request as { examples?: unknown[] }).examples ?? []
   return Type.Object(
     {
-      request: ref(action.request as TSchema),
+      request: ref(action.request),
       dice: Type.Optional(ref(DiceRequestSchema)),
       visibility: Type.Optional(
         Type.Union([Type.Literal('public'), Type.Literal('gm')], {

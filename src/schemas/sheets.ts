@@ -21,7 +21,7 @@ function withWholeDefaults(schema: unknown): unknown {
         ? cloneJson(value)
         : withWholeDefaults(value)
   }
-  if (Object.hasOwn(schema, 'default')) copy.default = compileDefaults(schema as TSchema)(undefined)
+  if (Object.hasOwn(schema, 'default')) copy.default = compileDefaults(schema)(undefined)
   return copy
 }
 
@@ -71,7 +71,7 @@ export function sheetInputSchema<T extends TSchema>(sheet: T): T {
       ...(relaxRequired(sheetSchema(sheet)) as SchemaNode),
       $id: `${id}Input`,
       description: `${(sheet as { description?: string }).description ?? 'The character’s sheet.'} As sent: anything with a default may be left out (it is filled in), and derived, read-only values may be left out (they are recomputed), so \`{}\` is a new character’s sheet.`,
-    } as unknown as TSchema
+    }
     inputs.set(sheet, schema)
   }
   return schema as T

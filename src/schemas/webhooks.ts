@@ -120,7 +120,7 @@ export const RotateWebhookSecretSchema = Type.Object(
 )
 export type RotateWebhookSecret = Static<typeof RotateWebhookSecretSchema>
 
-export const DeliveryStatusSchema = Type.Union(
+const DeliveryStatusSchema = Type.Union(
   [Type.Literal('pending'), Type.Literal('delivering'), Type.Literal('delivered'), Type.Literal('failed')],
   {
     description:

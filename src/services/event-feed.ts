@@ -14,7 +14,7 @@ export class EventFeed {
     this.#emitter.emit('*', campaignId)
   }
 
-  subscribe(campaignId: string | '*', listener: () => void): () => void {
+  subscribe(campaignId: string /* or '*' for every campaign */, listener: () => void): () => void {
     this.#emitter.on(campaignId, listener)
     return () => this.#emitter.off(campaignId, listener)
   }

@@ -64,7 +64,7 @@ export function publicSideOf(campaign: { ruleset: string; settings: unknown }, c
 
   const ruleSet = findRuleSet(campaign.ruleset)
   if (!ruleSet) throw new Error(`unknown rule set ${campaign.ruleset}`)
-  const settings = ruleSet.normalizeSettings(campaign.settings)
+  const settings: unknown = ruleSet.normalizeSettings(campaign.settings)
   const { sheetBefore, sheetAfter } = change
   // The event replayed on the sheet players saw; where the rules refuse that (the hidden state
   // mattered: a decision only the true sheet waits for), its change carried over instead.
@@ -73,10 +73,10 @@ export function publicSideOf(campaign: { ruleset: string; settings: unknown }, c
     refusedAsNull(() => ruleSet.normalizeSheet(rebase(shownBefore, sheetBefore, sheetAfter), settings)) ??
     shownBefore
   return {
-    publicSheet: differs(shownAfter as Sheet, sheetAfter),
+    publicSheet: differs(shownAfter, sheetAfter),
     publicView: {
       sheetBefore: shownBefore,
-      sheetAfter: shownAfter as Sheet,
+      sheetAfter: shownAfter,
       pending: ruleSet.pendingOf(shownAfter, settings),
     },
   }

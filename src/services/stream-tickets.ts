@@ -3,7 +3,7 @@ import type { Principal } from '../plugins/app/auth.js'
 import type { Store } from '../repositories/index.js'
 
 /** Long enough to open a stream right after minting, short enough that a leaked URL is soon worthless. */
-export const STREAM_TICKET_LIFETIME_MS = 60_000
+const STREAM_TICKET_LIFETIME_MS = 60_000
 
 /** A ticket that opens the event stream once, as the principal's key, within its lifetime. */
 export async function mintStreamTicket(store: Store, principal: Principal, now = new Date()) {

@@ -34,7 +34,7 @@ export function apiKeyView(key: ApiKey) {
 }
 
 /** Where an action on the character is made: the route a decision or a follow-up names. */
-export const actionRoute = (campaignId: string, characterId: string | null, action: string) =>
+const actionRoute = (campaignId: string, characterId: string | null, action: string) =>
   `/v1/campaigns/${campaignId}/characters/${characterId}/${action}`
 
 /** Each item with the route of its action. */

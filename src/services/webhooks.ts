@@ -27,7 +27,7 @@ export interface WebhookContext {
 /** Events every campaign records, whatever its rule set. */
 const CHARACTER_EVENT_TYPES = ['character.created', 'character.updated', 'character.archived', 'revert']
 
-export function endpointView(endpoint: WebhookEndpoint, now = new Date()) {
+function endpointView(endpoint: WebhookEndpoint, now = new Date()) {
   return {
     id: endpoint.id,
     campaignId: endpoint.campaignId,
@@ -59,7 +59,7 @@ function attemptView(attempt: WebhookAttempt) {
   }
 }
 
-export function deliveryView(delivery: WebhookDeliveryRow) {
+function deliveryView(delivery: WebhookDeliveryRow) {
   const open = delivery.status === 'pending' || delivery.status === 'delivering'
   return {
     id: delivery.id,

@@ -106,13 +106,13 @@ export function refusedAddress(text: string, allowPrivate: boolean): string | nu
   const what =
     refused.form === null
       ? `${text} is a ${refused.kind} address`
-      : `${text} is the ${refused.form} form of ${refused.address}, a ${refused.kind} address`
+      : `${text} is the ${refused.form} form of ${refused.address.toString()}, a ${refused.kind} address`
   return refused.kind === METADATA
     ? what
     : `${what}; set WEBHOOK_ALLOW_PRIVATE=true to allow private and loopback webhook URLs (cloud metadata addresses stay refused)`
 }
 
-export class RefusedAddressError extends Error {
+class RefusedAddressError extends Error {
   override readonly name = 'RefusedAddressError'
   readonly code = 'ERR_WEBHOOK_ADDRESS_REFUSED'
 }
@@ -163,7 +163,7 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
     lookupCallback(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0)
-      const list = addresses as LookupAddress[]
+      const list = addresses
       for (const { address } of list) {
         const refused = refusedAddress(address, allowPrivate)
         if (refused) {

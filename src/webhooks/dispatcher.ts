@@ -62,7 +62,7 @@ type SettledSuccess = Parameters<Store['webhooks']['settleDelivered']>[0][number
 const USER_AGENT = `Nerve-Webhooks/${packageJson.version}`
 
 /** The JSON body: `{ type, timestamp, data }`, the same bytes on every attempt of a delivery. */
-export function webhookBody(
+function webhookBody(
   delivery: ClaimedDelivery,
   endpoint: Pick<SendingEndpoint, 'includeGmEvents'>,
   event: RollEvent | null | undefined,

@@ -101,7 +101,7 @@ t.test('a sheet feature of an unknown type names the types, the rules’ own che
   })
   t.equal(badType.statusCode, 422, 'answered 422')
   t.same(
-    (badType.json() as { errors: unknown[] }).errors,
+    badType.json<{ errors: unknown[] }>().errors,
     [
       {
         pointer: '/body/sheet/identities/0/features/0/type',
@@ -117,7 +117,7 @@ t.test('a sheet feature of an unknown type names the types, the rules’ own che
     payload: { sheet: identity({ type: 'resists-shock', meter: 'violense' }), request },
   })
   t.match(
-    (badMeter.json() as { errors: unknown[] }).errors,
+    badMeter.json<{ errors: unknown[] }>().errors,
     [
       {
         pointer: '/body/sheet/identities/0/features/0/meter',

@@ -160,7 +160,7 @@ t.test('the webhook guide’s receiver verifies real deliveries, refuses forgeri
     payload: { url: `http://127.0.0.1:${port}/hooks/nerve` },
   })
   t.equal(endpoint.statusCode, 201, 'the endpoint is registered')
-  const { id: webhookId, secret } = endpoint.json() as { id: string; secret: string }
+  const { id: webhookId, secret } = endpoint.json<{ id: string; secret: string }>()
 
   // The snippet exactly as printed, run as an ES module from the project root (so it finds
   // the project's standardwebhooks package).
@@ -222,7 +222,7 @@ t.test('the webhook guide’s receiver verifies real deliveries, refuses forgeri
       url: `/v1/campaigns/${campaignId}/webhooks/${webhookId}/deliveries/${roll?.id}`,
       headers,
     })
-    const delivery = res.json() as { status: string; attempts: { statusCode: number | null }[] }
+    const delivery = res.json<{ status: string; attempts: { statusCode: number | null }[] }>()
     return delivery.status === 'delivered' && delivery.attempts.length === 2 ? delivery : undefined
   })
   t.equal(printed.match(/stress-check/g)?.length, 1, 'the repeat, with the same webhook-id, was skipped')

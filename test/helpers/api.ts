@@ -4,7 +4,7 @@ import type { CampaignSchema, MintedKeySchema } from '../../src/schemas/campaign
 import type { CharacterSchema } from '../../src/schemas/characters.js'
 import type { EventSchema } from '../../src/schemas/events.js'
 
-export type CampaignView = Static<typeof CampaignSchema>
+type CampaignView = Static<typeof CampaignSchema>
 export type MintedKeyView = Static<typeof MintedKeySchema>
 /** A sheet's shape depends on the rule set; tests read into it freely. */
 export type Sheet = Record<string, any>
@@ -49,7 +49,7 @@ export async function createCampaign(
     payload: { name: `A ${ruleset} campaign`, ruleset, ...body },
   })
   expectStatus(res, 201, 'creating a campaign')
-  const created = res.json() as { campaign: CampaignView; gmKey: MintedKeyView }
+  const created = res.json<{ campaign: CampaignView; gmKey: MintedKeyView }>()
   return { ...created, auth: bearer(created.gmKey.key) }
 }
 
@@ -85,6 +85,6 @@ export async function mintPlayerKey(
     payload: { label, characterIds },
   })
   expectStatus(res, 201, 'minting a player key')
-  const key = res.json() as MintedKeyView
+  const key = res.json<MintedKeyView>()
   return { key, auth: bearer(key.key) }
 }

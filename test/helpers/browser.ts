@@ -7,7 +7,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import type { App } from '../../src/app.js'
 
 /** Debian's Chromium; `npx playwright install` cannot download browsers on these machines. */
-export const CHROMIUM_PATH = '/usr/bin/chromium'
+const CHROMIUM_PATH = '/usr/bin/chromium'
 
 /** A skip reason when Chromium is missing (CI installs it; a laptop may not have it), else false. */
 export const chromiumMissing: string | false = existsSync(CHROMIUM_PATH)
@@ -31,7 +31,7 @@ export interface Browser {
    * (`npm run screenshots`); otherwise into a temporary folder, so an ordinary test run still
    * renders every screenshot but leaves the committed pictures alone.
    */
-  screenshot(name: string): Promise<void>
+  screenshot: (name: string) => Promise<void>
 }
 
 /**

@@ -102,9 +102,9 @@ export async function allEvents(
   let after: number | null = 0
   while (after !== null) {
     const search = new URLSearchParams({ ...query, limit: '100', after: String(after) })
-    const res = await app.inject({ url: `/v1/campaigns/${campaignId}/events?${search}`, headers: auth })
+    const res = await app.inject({ url: `/v1/campaigns/${campaignId}/events?${search.toString()}`, headers: auth })
     if (res.statusCode !== 200) throw new Error(`events: expected 200, got ${res.statusCode}: ${res.body}`)
-    const page = res.json() as { data: EventView[]; hasMore: boolean; nextCursor: number | null }
+    const page: { data: EventView[]; hasMore: boolean; nextCursor: number | null } = res.json()
     events.push(...page.data)
     after = page.nextCursor
   }
@@ -118,5 +118,5 @@ export function created(res: { statusCode: number; body: string; json(): unknown
 }
 
 export function isProblem(res: { headers: Record<string, unknown> }): boolean {
-  return String(res.headers['content-type'] ?? '').startsWith(PROBLEM)
+  return (res.headers['content-type']?.toString() ?? '').startsWith(PROBLEM)
 }

@@ -19,7 +19,9 @@ export function startServer(port: number, env: Record<string, string>): ServerPr
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- TypeScript 7 needs it; typescript-eslint checks with TypeScript 5
   child.stdout!.on('data', (chunk) => (output += chunk))
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- TypeScript 7 needs it; typescript-eslint checks with TypeScript 5
   child.stderr!.on('data', (chunk) => (output += chunk))
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>
   return { child, base: `http://127.0.0.1:${port}`, exited, output: () => output }

@@ -14,7 +14,7 @@ export interface ReceivedWebhook {
   payload: { type: string; timestamp: string; data: Record<string, unknown> & { id?: string; seq?: number } }
 }
 
-export interface Answer {
+interface Answer {
   status: number
   headers?: Record<string, string>
   body?: string

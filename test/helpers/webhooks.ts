@@ -75,11 +75,11 @@ export async function allDeliveries(
   do {
     const search = new URLSearchParams({ limit: '100', ...(after ? { after } : {}), ...(status ? { status } : {}) })
     const res = await app.inject({
-      url: `${webhooksUrl(campaignId)}/${webhookId}/deliveries?${search}`,
+      url: `${webhooksUrl(campaignId)}/${webhookId}/deliveries?${search.toString()}`,
       headers: auth,
     })
     if (res.statusCode !== 200) throw new Error(`deliveries: expected 200, got ${res.statusCode}: ${res.body}`)
-    const page = res.json() as { data: DeliveryView[]; nextCursor: string | null }
+    const page: { data: DeliveryView[]; nextCursor: string | null } = res.json()
     deliveries.push(...page.data)
     after = page.nextCursor
   } while (after)

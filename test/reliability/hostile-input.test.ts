@@ -43,7 +43,7 @@ const deliveries = await app.inject({
   url: `/v1/campaigns/${reactionTable.ids.campaignId}/webhooks/${reactionTable.webhook.id}/deliveries`,
   headers: reaction.auth,
 })
-const deliveryId = (deliveries.json() as { data: { id: string }[] }).data[0]!.id
+const deliveryId = deliveries.json<{ data: { id: string }[] }>().data[0]!.id
 const revoked = await mintPlayerKey(app, reaction.campaign, reaction.auth, [reactionTable.ids.characterId])
 await app.inject({
   method: 'DELETE',
@@ -196,13 +196,11 @@ const body = (operation: Operation): fc.Arbitrary<Body> => {
     // An unknown top-level field: bodies are validated strictly.
     fc.tuple(fc.string({ minLength: 1, maxLength: 10 }), value).map(([key, v]) =>
       // (undefined would vanish from the JSON, and with it the defect)
-      json(JSON.stringify({ ...(example as object), [`unknown_${key}`]: v ?? null }), 'unknown field'),
+      json(JSON.stringify({ ...example, [`unknown_${key}`]: v ?? null }), 'unknown field'),
     ),
     // Provided dice with more faces than any resolution rolls: the surplus is recorded as unused
     // (a VTT may roll before it knows what is needed), so the body may be accepted.
-    fc.constant(
-      json(JSON.stringify({ ...(example as object), dice: { source: 'provided', faces: Array(100).fill(1) } }), null),
-    ),
+    fc.constant(json(JSON.stringify({ ...example, dice: { source: 'provided', faces: Array(100).fill(1) } }), null)),
     // Dice that cannot exist.
     fc
       .constantFrom(
@@ -212,7 +210,7 @@ const body = (operation: Operation): fc.Arbitrary<Body> => {
         { source: 'loaded' },
         { source: 'provided' },
       )
-      .map((dice) => json(JSON.stringify({ ...(example as object), dice }), 'invalid dice')),
+      .map((dice) => json(JSON.stringify({ ...example, dice }), 'invalid dice')),
     // Anything at all, at the top.
     value.map((v) =>
       json(

@@ -27,7 +27,7 @@ function trickle(head: string, tail: string, paceMs = 100): Trickle {
     if (socket.writable) socket.write(tail[sent++ % tail.length]!)
   }, paceMs)
   socket.on('connect', () => socket.write(head))
-  socket.on('data', (chunk) => (received += chunk))
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString()))
   socket.on('error', () => {})
   const answer = new Promise<string>((resolve) =>
     socket.on('close', () => {

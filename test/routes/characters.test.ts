@@ -92,7 +92,7 @@ t.test('GET …/characters pages with a cursor: limit 2 over 5 characters', asyn
     const query: string = after ? `?limit=2&after=${after}` : '?limit=2'
     const res = await app.inject({ url: `${charactersUrl(campaign)}${query}`, headers: auth })
     t.equal(res.statusCode, 200, `page ${pages.length + 1} is served`)
-    const page = res.json() as { data: { id: string }[]; hasMore: boolean; nextCursor: string | null }
+    const page = res.json<{ data: { id: string }[]; hasMore: boolean; nextCursor: string | null }>()
     seen.push(...page.data.map((character) => character.id))
     pages.push({ size: page.data.length, hasMore: page.hasMore })
     t.equal(page.nextCursor, page.hasMore ? page.data.at(-1)!.id : null, 'the cursor is the last id, while more follow')

@@ -60,7 +60,7 @@ t.test('an action of another rule set is 422 and records nothing', async (t) => 
   const res = await act(app, campaign.auth, ids, 'trauma-roll', { request: {} })
   t.equal(res.statusCode, 422, '422 Unprocessable Content')
   t.match(res.headers['content-type'], PROBLEM, 'as problem details')
-  t.match((res.json() as Problem).detail, 'shock-meters', 'the problem names the campaign’s rule set')
+  t.match(res.json<Problem>().detail, 'shock-meters', 'the problem names the campaign’s rule set')
   t.equal((await allEvents(app, campaign.auth, ids.campaignId)).length, 1, 'only the creation is recorded')
 })
 
@@ -83,7 +83,7 @@ t.test('an archived character takes no more actions: 409', async (t) => {
   t.equal(archived.statusCode, 200, 'the character is archived')
   const res = await act(app, campaign.auth, ids, 'stress-check', { request: { meter: 'violence', rank: 5 } })
   t.equal(res.statusCode, 409, '409 Conflict')
-  t.match((res.json() as Problem).detail, 'archived', 'the problem says the character is archived')
+  t.match(res.json<Problem>().detail, 'archived', 'the problem says the character is archived')
 })
 
 t.test('provided dice that do not fit are 422 naming /body/dice/faces and record nothing', async (t) => {
@@ -94,7 +94,7 @@ t.test('provided dice that do not fit are 422 naming /body/dice/faces and record
   })
   t.equal(tooFew.statusCode, 422, 'a missing face is 422')
   t.same(
-    ((tooFew.json() as Problem).errors ?? []).map((error) => error.pointer),
+    (tooFew.json<Problem>().errors ?? []).map((error) => error.pointer),
     ['/body/dice/faces/0'],
     'the missing face is named',
   )
@@ -104,7 +104,7 @@ t.test('provided dice that do not fit are 422 naming /body/dice/faces and record
     dice: provided(7),
   })
   t.equal(tooHigh.statusCode, 422, 'a 7 on a d6 is 422')
-  t.match((tooHigh.json() as Problem).detail, 'between 1 and 6', 'the problem gives the die’s range')
+  t.match(tooHigh.json<Problem>().detail, 'between 1 and 6', 'the problem gives the die’s range')
   t.equal((await getCharacter(app, campaign.auth, ids)).version, 1, 'the character is untouched')
   const tooMany = created(
     await act(app, campaign.auth, ids, 'stress-check', {
@@ -180,7 +180,7 @@ t.test('reverting anything but the character’s latest event is 409 and records
   const res = await revert(app, campaign.auth, ids, first.event.id)
   t.equal(res.statusCode, 409, '409 Conflict')
   t.match(res.headers['content-type'], PROBLEM, 'as problem details')
-  t.match((res.json() as Problem).detail, second.event.id, 'the problem names the latest event')
+  t.match(res.json<Problem>().detail, second.event.id, 'the problem names the latest event')
   const character = await getCharacter(app, campaign.auth, ids)
   t.equal(character.version, second.character.version, 'the character is unchanged')
 
@@ -195,18 +195,18 @@ t.test('a character’s creation cannot be reverted', async (t) => {
   const [creation] = await allEvents(app, campaign.auth, ids.campaignId)
   const res = await revert(app, campaign.auth, ids, creation!.id)
   t.equal(res.statusCode, 409, '409 Conflict')
-  t.match((res.json() as Problem).detail, 'archive', 'the problem suggests archiving instead')
+  t.match(res.json<Problem>().detail, 'archive', 'the problem suggests archiving instead')
 })
 
 t.test('reverting an archive un-archives the character', async (t) => {
   const { campaign, ids } = await setUp()
   const archived = await app.inject({ method: 'DELETE', url: characterUrl(ids), headers: campaign.auth })
-  const { event } = archived.json() as { event: { id: string } }
+  const { event } = archived.json<{ event: { id: string } }>()
   const undo = created(await revert(app, campaign.auth, ids, event.id), 'the revert')
   t.equal(undo.character.archivedAt, null, 'the character is no longer archived')
   const list = await app.inject({ url: `/v1/campaigns/${ids.campaignId}/characters`, headers: campaign.auth })
   t.ok(
-    (list.json() as { data: { id: string }[] }).data.some((character) => character.id === ids.characterId),
+    list.json<{ data: { id: string }[] }>().data.some((character) => character.id === ids.characterId),
     'the character is listed again',
   )
   const roll = await act(app, campaign.auth, ids, 'stress-check', { request: { meter: 'self', rank: 3 } })
@@ -267,7 +267,7 @@ t.test('a revert that reopens a decision shows it pending, as the roll did', asy
   t.equal(resettled.character.sheet.stressed.response, 'frenzy', 'the response stands')
   const twice = await decide(app, campaign.auth, ids.campaignId, roll.event.id, { request: { response: 'panic' } })
   t.equal(twice.statusCode, 409, 'the roll is then settled too: 409')
-  t.match((twice.json() as Problem).detail, 'already settled', 'the problem says it was already settled')
+  t.match(twice.json<Problem>().detail, 'already settled', 'the problem says it was already settled')
   const report = await audit(app, campaign.auth, ids)
   t.ok(report.consistent, `the audit rebuilds the sheet (${JSON.stringify(report.divergence)})`)
 })

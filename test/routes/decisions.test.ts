@@ -80,7 +80,7 @@ for (const flow of FLOWS) {
       const res = await act(app, auth, ids, flow.roll, flow.pendingRoll)
       t.equal(res.statusCode, 409, 'the roll is refused with 409 Conflict')
       t.match(res.headers['content-type'], PROBLEM, 'as problem details')
-      const problem = res.json() as Problem
+      const problem = res.json<Problem>()
       t.match(problem.detail, flow.decision, `the problem names ${flow.decision}, the action that settles it`)
       for (const error of problem.errors ?? []) {
         t.notMatch(error.pointer, /^\/body\/sheet/, 'no pointer names a sheet the request never sent')
@@ -93,7 +93,7 @@ for (const flow of FLOWS) {
       const res = await decide(app, auth, ids.campaignId, roll.event.id, { request: { nonsense: true } })
       t.equal(res.statusCode, 422, '422 Unprocessable Content')
       t.match(res.headers['content-type'], PROBLEM, 'as problem details')
-      const pointers = ((res.json() as Problem).errors ?? []).map((error) => error.pointer)
+      const pointers = (res.json<Problem>().errors ?? []).map((error) => error.pointer)
       t.ok(
         pointers.some((pointer) => pointer.startsWith('/body/request/')),
         `a pointer names the field under /body/request (${pointers.join(', ')})`,
@@ -116,7 +116,7 @@ for (const flow of FLOWS) {
       const count = (await allEvents(app, auth, ids.campaignId)).length
       const res = await decide(app, auth, ids.campaignId, roll.event.id, { request: flow.settle })
       t.equal(res.statusCode, 409, '409 Conflict')
-      t.match((res.json() as Problem).detail, 'already settled', 'the problem says it was already settled')
+      t.match(res.json<Problem>().detail, 'already settled', 'the problem says it was already settled')
       t.equal((await allEvents(app, auth, ids.campaignId)).length, count, 'no event was added')
     })
 
@@ -142,7 +142,7 @@ for (const flow of FLOWS) {
     const res = await decide(app, auth, ids.campaignId, old.event.id, { request: flow.settle })
     t.equal(res.statusCode, 409, 'the old event’s decision is 409 Conflict')
     t.match(res.headers['content-type'], PROBLEM, 'as problem details')
-    const problem = res.json() as Problem
+    const problem = res.json<Problem>()
     t.equal(problem.code, 'CONFLICT', 'with the conflict code')
     t.match(problem.detail, old.event.id, 'the problem names the event in the path')
     t.match(problem.detail, fresh.event.id, 'and the event whose decision is open')
@@ -171,7 +171,7 @@ t.test('a stress-response left open and cleared by the GM cannot settle the next
   const res = await decide(app, auth, ids.campaignId, old.event.id, { request: { response: 'panic' } })
   t.equal(res.statusCode, 409, 'the cleared check’s decision is 409 Conflict')
   t.match(res.headers['content-type'], PROBLEM, 'as problem details')
-  t.match((res.json() as Problem).detail, fresh.event.id, 'the problem names the event whose decision is open')
+  t.match(res.json<Problem>().detail, fresh.event.id, 'the problem names the event whose decision is open')
   t.equal((await allEvents(app, auth, ids.campaignId)).length, count, 'no event was added')
   t.equal((await getCharacter(app, auth, ids)).sheet.stressed.response, 'pending', 'the newer response is still open')
 
@@ -196,7 +196,7 @@ t.test('settling an event that left nothing pending is 409', async (t) => {
   const res = await decide(app, campaign.auth, ids.campaignId, pass.event.id, { request: { response: 'panic' } })
   t.equal(res.statusCode, 409, '409 Conflict')
   t.match(res.headers['content-type'], PROBLEM, 'as problem details')
-  t.match((res.json() as Problem).detail, 'no decision pending', 'the problem says there is nothing to decide')
+  t.match(res.json<Problem>().detail, 'no decision pending', 'the problem says there is nothing to decide')
 
   const events = await allEvents(app, campaign.auth, ids.campaignId)
   const creation = events.find((event) => event.type === 'character.created')!
@@ -309,7 +309,7 @@ t.test('every open decision is listed with its route, and the decision route set
     request: { name: 'Again' },
   })
   t.equal(unknown.statusCode, 409, 'a decision the event does not leave open is 409')
-  t.match((unknown.json() as Problem).detail, /waits for stress-response/, 'naming what it waits for')
+  t.match(unknown.json<Problem>().detail, /waits for stress-response/, 'naming what it waits for')
   const response = created(
     await decide(app, campaign.auth, ids.campaignId, roll.event.id, { request: { response: 'panic' } }),
     'then the response, on the roll',

@@ -13,7 +13,7 @@ interface Page {
 }
 
 const eventsUrl = (campaignId: string, query: Record<string, string | number> = {}) =>
-  `/v1/campaigns/${campaignId}/events?${new URLSearchParams(Object.entries(query).map(([key, value]) => [key, String(value)] as [string, string]))}`
+  `/v1/campaigns/${campaignId}/events?${new URLSearchParams(Object.entries(query).map(([key, value]) => [key, String(value)] as [string, string])).toString()}`
 
 // Two characters, a few rolls each, so there is something to page through and filter.
 const campaign = await createCampaign(app, 'reaction-rolls')
@@ -34,7 +34,7 @@ const TOTAL = 12
 t.test('GET /events lists the history in ascending seq from 1 with no gaps', async (t) => {
   const res = await app.inject({ url: eventsUrl(campaignId), headers: campaign.auth })
   t.equal(res.statusCode, 200, '200 OK')
-  const page = res.json() as Page
+  const page = res.json<Page>()
   t.same(
     page.data.map((event) => event.seq),
     Array.from({ length: TOTAL }, (_, index) => index + 1),
@@ -49,7 +49,7 @@ t.test('the after cursor pages through the history without gaps or repeats', asy
   let after = 0
   for (let guard = 0; guard < 10; guard++) {
     const res = await app.inject({ url: eventsUrl(campaignId, { after, limit: 5 }), headers: campaign.auth })
-    const page = res.json() as Page
+    const page = res.json<Page>()
     t.ok(page.data.length <= 5, 'a page holds at most `limit` events')
     seen.push(...page.data.map((event) => event.seq))
     if (!page.hasMore) {
@@ -76,19 +76,19 @@ t.test('limit is at most 100: 100 pages, 101 and 0 are 400', async (t) => {
   for (let i = 0; i < 104; i++) {
     created(await act(app, big.auth, ids, 'reaction-roll', { request: { pressure: 4, resist: false } }), 'a roll')
   }
-  const full = (await app.inject({ url: eventsUrl(big.campaign.id, { limit: 100 }), headers: big.auth })).json() as Page
+  const full = (await app.inject({ url: eventsUrl(big.campaign.id, { limit: 100 }), headers: big.auth })).json<Page>()
   t.equal(full.data.length, 100, 'limit=100 returns 100 events')
   t.equal(full.hasMore, true, 'and says more follow')
   t.equal(full.nextCursor, 100, 'with the cursor to continue from')
   const rest = (
     await app.inject({ url: eventsUrl(big.campaign.id, { limit: 100, after: 100 }), headers: big.auth })
-  ).json() as Page
+  ).json<Page>()
   t.same(
     rest.data.map((event) => event.seq),
     [101, 102, 103, 104, 105],
     'the next page holds the rest',
   )
-  const byDefault = (await app.inject({ url: eventsUrl(big.campaign.id), headers: big.auth })).json() as Page
+  const byDefault = (await app.inject({ url: eventsUrl(big.campaign.id), headers: big.auth })).json<Page>()
   t.equal(byDefault.data.length, 50, 'the default page is 50 events')
 
   for (const limit of [101, 0, -1]) {
@@ -103,7 +103,7 @@ t.test('limit is at most 100: 100 pages, 101 and 0 are 400', async (t) => {
 
 t.test('characterId filters the history to one character', async (t) => {
   const res = await app.inject({ url: eventsUrl(campaignId, { characterId: bo.id }), headers: campaign.auth })
-  const events = (res.json() as Page).data
+  const events = res.json<Page>().data
   t.equal(events.length, 6, 'Bo’s creation and five rolls')
   t.ok(
     events.every((event) => event.characterId === bo.id),
@@ -118,7 +118,7 @@ t.test('characterId filters the history to one character', async (t) => {
     url: eventsUrl(campaignId, { characterId: '01930000-0000-7000-8000-000000000000' }),
     headers: campaign.auth,
   })
-  t.same((unknown.json() as Page).data, [], 'an unknown character has no events')
+  t.same(unknown.json<Page>().data, [], 'an unknown character has no events')
   const invalid = await app.inject({ url: eventsUrl(campaignId, { characterId: 'bo' }), headers: campaign.auth })
   t.equal(invalid.statusCode, 400, 'a characterId that is not a UUID is 400')
 })
@@ -141,7 +141,7 @@ t.test('type filters the history to one kind of event, and combines with the cur
       url: eventsUrl(campaignId, { type: 'reaction-roll', characterId: ada.id, limit: 2, after: 3 }),
       headers: campaign.auth,
     })
-  ).json() as Page
+  ).json<Page>()
   t.ok(
     page.data.every((event) => event.characterId === ada.id && event.type === 'reaction-roll' && event.seq > 3),
     'both filters and the cursor apply together',
@@ -156,8 +156,8 @@ t.test('sheets=none returns the same page without sheetBefore and sheetAfter', a
   const bareRes = await app.inject({ url: eventsUrl(campaignId, { ...query, sheets: 'none' }), headers: campaign.auth })
   t.equal(bareRes.statusCode, 200, '200 OK')
   t.match(bareRes.headers['content-type'], /^application\/json/, 'JSON, as without the option')
-  const full = fullRes.json() as Page
-  const bare = bareRes.json() as Page
+  const full = fullRes.json<Page>()
+  const bare = bareRes.json<Page>()
   t.equal(full.data.length, 4, 'a full page to compare')
   t.ok(
     full.data.every((event) => 'sheetBefore' in event && 'sheetAfter' in event),

@@ -262,9 +262,9 @@ for (const target of TARGETS) {
             return
           }
           if (!String(res.headers['content-type']).startsWith(PROBLEM)) {
-            throw new Error(`${res.statusCode} is not problem details: ${res.headers['content-type']}`)
+            throw new Error(`${res.statusCode} is not problem details: ${String(res.headers['content-type'])}`)
           }
-          const problem = res.json() as { status: number; detail: string }
+          const problem = res.json<{ status: number; detail: string }>()
           if (problem.status !== res.statusCode || typeof problem.detail !== 'string') {
             throw new Error(`malformed problem: ${res.body}`)
           }

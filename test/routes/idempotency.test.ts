@@ -62,7 +62,7 @@ t.test('the same Idempotency-Key with another body is 422 and records nothing', 
   )
   t.equal(other.statusCode, 422, 'another body with the same key is 422')
   t.match(other.headers['content-type'], PROBLEM, 'as problem details')
-  t.match((other.json() as Problem).detail, 'Idempotency-Key', 'the problem names the key')
+  t.match(other.json<Problem>().detail, 'Idempotency-Key', 'the problem names the key')
   const elsewhere = await act(app, campaign.auth, ids, 'reaction-retrieval', { request: { decision: 'decline' } }, key)
   t.equal(elsewhere.statusCode, 422, 'the same key on another action is 422 as well')
   t.equal(await rollsIn(campaign), 1, 'still one roll')
@@ -244,7 +244,7 @@ t.test('decisions, reverts and character creation replay too', async (t) => {
   t.equal(two.json().character.id, one.json().character.id, 'of the same character')
   const list = await app.inject({ url, headers: campaign.auth })
   t.equal(
-    (list.json() as { data: { name: string }[] }).data.filter((character) => character.name === 'Twin').length,
+    list.json<{ data: { name: string }[] }>().data.filter((character) => character.name === 'Twin').length,
     1,
     'one character was created',
   )

@@ -25,7 +25,7 @@ interface OpenApiDocument {
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const
 
-const document = (await app.inject({ url: '/docs/json' })).json() as OpenApiDocument
+const document = (await app.inject({ url: '/docs/json' })).json<OpenApiDocument>()
 const routes = Object.entries(document.paths)
   .filter(([path]) => path.includes('{campaignId}'))
   .flatMap(([path, item]) =>

@@ -149,7 +149,7 @@ t.test('shock-meters: a session of stress checks, a passion, a therapist and the
   t.equal(unnatural.event.pending[0]?.action, 'stress-response', 'the response is pending again')
   const blocked = await act(app, player, table.ids, 'stress-check', { request: { meter: 'isolation', rank: 3 } })
   t.equal(blocked.statusCode, 409, 'another check waits for the response')
-  t.match((blocked.json() as Problem).detail, 'stress-response', 'naming stress-response')
+  t.match(blocked.json<Problem>().detail, 'stress-response', 'naming stress-response')
   const response = record(
     created(
       await decide(app, player, table.ids.campaignId, unnatural.event.id, { request: { response: 'panic' } }),
@@ -238,7 +238,7 @@ t.test('trauma-table: traumas accepted and answered, then the scene, the rest an
   t.equal(hazed.character.sheet.pendingTrauma.finalRow, 'hazed', 'Hazed is pending on the sheet')
   const blocked = await act(app, player, table.ids, 'trauma-roll', { request: {} })
   t.equal(blocked.statusCode, 409, 'another trauma waits for the answer')
-  t.match((blocked.json() as Problem).detail, 'trauma-response', 'naming trauma-response')
+  t.match(blocked.json<Problem>().detail, 'trauma-response', 'naming trauma-response')
   const endEncounterEarly = await act(app, gm, table.ids, 'end-encounter', { request: {} })
   t.equal(endEncounterEarly.statusCode, 409, 'the encounter cannot end with a trauma unanswered')
 
@@ -325,7 +325,7 @@ t.test(
       request: { meter: 'violence', rank: 4, trigger: 'conflagaration' },
     })
     t.equal(misspelt.statusCode, 422, '422')
-    const problem = misspelt.json() as Problem
+    const problem = misspelt.json<Problem>()
     t.equal(problem.code, 'UNKNOWN_TRIGGER', 'an unknown trigger')
     t.match(problem.detail, 'did you mean set-on-fire ("Conflagration")?', 'with the closest name')
     const archived = await app.inject({ method: 'DELETE', url: characterUrl(table.ids), headers: table.gm })
@@ -356,7 +356,7 @@ t.test('reaction-rolls: rolls, a retrieval, a GM-only roll and a GM edit', async
   t.equal(retrievable.event.pending[0]?.action, 'reaction-retrieval', 'the retrieval is pending')
   const blocked = await act(app, player, table.ids, 'reaction-roll', { request: { ability: 'agility', pressure: 4 } })
   t.equal(blocked.statusCode, 409, 'another roll waits for the retrieval')
-  t.match((blocked.json() as Problem).detail, 'reaction-retrieval', 'naming reaction-retrieval')
+  t.match(blocked.json<Problem>().detail, 'reaction-retrieval', 'naming reaction-retrieval')
   const raised = record(
     created(
       await decide(app, player, table.ids.campaignId, retrievable.event.id, {
@@ -410,7 +410,7 @@ t.test('reaction-rolls: rolls, a retrieval, a GM-only roll and a GM edit', async
     payload: { sheet: { abilities: { agility: { maxedOut: true } } }, reason: 'Agility mastered' },
   })
   t.equal(edit.statusCode, 200, 'the GM edits the sheet')
-  results.push(edit.json() as CommandResult)
+  results.push(edit.json<CommandResult>())
   t.equal(edit.json().character.sheet.abilities.agility.maxedOut, true, 'agility is maxed out')
 
   const history = await closeTheBooks(t, table, results)

@@ -26,7 +26,7 @@ function locationOf(t: Test, res: Answer, what: string): string {
 async function leadsTo(t: Test, location: string, auth: Auth, id: string, what: string) {
   const res = await app.inject({ url: location, headers: auth })
   t.equal(res.statusCode, 200, `${what}: GET Location answers 200`)
-  t.equal((res.json() as { id: string }).id, id, `${what}: GET Location answers the ${what} created`)
+  t.equal(res.json<{ id: string }>().id, id, `${what}: GET Location answers the ${what} created`)
 }
 
 async function stored(ruleset = 'shock-meters'): Promise<{ auth: Auth; ids: Ids }> {
@@ -42,7 +42,7 @@ t.test('POST /v1/campaigns answers 201 with the campaign’s URL as Location', a
     payload: { name: 'Delta Green', ruleset: 'shock-meters' },
   })
   const location = locationOf(t, res, 'the campaign')
-  const { campaign, gmKey } = res.json() as { campaign: { id: string }; gmKey: { key: string } }
+  const { campaign, gmKey } = res.json<{ campaign: { id: string }; gmKey: { key: string } }>()
   t.equal(location, `/v1/campaigns/${campaign.id}`, 'Location is the campaign’s URL')
   await leadsTo(t, location, { authorization: `Bearer ${gmKey.key}` }, campaign.id, 'campaign')
 })
@@ -56,11 +56,11 @@ t.test('POST …/keys answers 201 with the key’s URL, where it is revoked, as 
     payload: { label: 'Sam', characterIds: [ids.characterId] },
   })
   const location = locationOf(t, res, 'the key')
-  const key = res.json() as { id: string }
+  const key = res.json<{ id: string }>()
   t.equal(location, `/v1/campaigns/${ids.campaignId}/keys/${key.id}`, 'Location is the key’s URL')
   const revoked = await app.inject({ method: 'DELETE', url: location, headers: auth })
   t.equal(revoked.statusCode, 200, 'DELETE Location revokes the key')
-  t.ok((revoked.json() as { revokedAt: string | null }).revokedAt, 'the key created is the one revoked')
+  t.ok(revoked.json<{ revokedAt: string | null }>().revokedAt, 'the key created is the one revoked')
 })
 
 t.test('POST …/characters answers 201 with the character’s URL as Location, and again on a replay', async (t) => {
@@ -74,7 +74,7 @@ t.test('POST …/characters answers 201 with the character’s URL as Location, 
     })
   const first = await create()
   const location = locationOf(t, first, 'the character')
-  const { character } = first.json() as { character: { id: string } }
+  const { character } = first.json<{ character: { id: string } }>()
   t.equal(location, `/v1/campaigns/${campaign.id}/characters/${character.id}`, 'Location is the character’s URL')
   await leadsTo(t, location, auth, character.id, 'character')
   const replay = await create()
@@ -124,15 +124,15 @@ t.test('POST …/webhooks answers 201 with the endpoint’s URL as Location', as
     payload: { url: 'http://127.0.0.1:9/nerve' },
   })
   const location = locationOf(t, res, 'the endpoint')
-  const endpoint = res.json() as { id: string }
+  const endpoint = res.json<{ id: string }>()
   t.equal(location, `/v1/campaigns/${campaign.id}/webhooks/${endpoint.id}`, 'Location is the endpoint’s URL')
   await leadsTo(t, location, auth, endpoint.id, 'endpoint')
 })
 
 t.test('the OpenAPI document gives every 201 a Location header', async (t) => {
-  const document = (await app.inject({ url: '/docs/json' })).json() as {
+  const document = (await app.inject({ url: '/docs/json' })).json<{
     paths: Record<string, Record<string, { responses?: Record<string, { headers?: Record<string, unknown> }> }>>
-  }
+  }>()
   const created201 = Object.entries(document.paths).flatMap(([path, operations]) =>
     Object.entries(operations).flatMap(([method, operation]) =>
       operation.responses?.['201']

@@ -49,7 +49,7 @@ t.test('a stress check sent without its d100 is 422 DICE_COUNT naming the die, a
   })
   t.equal(res.statusCode, 422, '422')
   t.match(res.headers['content-type'], PROBLEM, 'problem details')
-  const problem = res.json() as DiceProblem
+  const problem = res.json<DiceProblem>()
   t.equal(problem.code, 'DICE_COUNT', 'DICE_COUNT')
   t.same(problem.needed, [{ count: 1, sides: 100, purpose: 'defence', exploding: false }], 'one d100 for defence')
   t.equal(problem.facesProvided, 0, 'none were provided')
@@ -74,7 +74,7 @@ t.test(
     const assist = { identity: 'Psychiatrist', rating: 55 }
     const fumbled = await act(app, auth, ids, 'therapy-assistance', { request: assist, dice: provided(100) })
     t.equal(fumbled.statusCode, 422, `the fumble needs another die: ${fumbled.body}`)
-    const problem = fumbled.json() as DiceProblem
+    const problem = fumbled.json<DiceProblem>()
     t.same(
       [problem.needed, problem.facesProvided],
       [[{ count: 1, sides: 100, purpose: 'defence', exploding: false }], 1],
@@ -104,7 +104,7 @@ t.test('the stateless resolver keeps surplus faces as unused and names missing o
   const few = await post({ request: { ability: 'agility', pressure: 4, advantage: true }, dice: provided() })
   t.equal(few.statusCode, 422, 'missing faces are 422')
   t.same(
-    (few.json() as DiceProblem).needed,
+    few.json<DiceProblem>().needed,
     [
       { count: 1, sides: 6, purpose: 'reaction', exploding: false },
       { count: 1, sides: 6, purpose: 'advantage', exploding: false },

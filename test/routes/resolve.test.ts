@@ -32,7 +32,7 @@ const allMeters = (hardened: number) =>
   )
 
 t.test('every documented /v1/resolve example answers 200 with an outcome and a summary ("Try it out")', async (t) => {
-  const document = (await app.inject({ url: '/docs/json' })).json() as OpenApiDocument
+  const document = (await app.inject({ url: '/docs/json' })).json<OpenApiDocument>()
   const routes = Object.keys(document.paths).filter((path) => path.startsWith('/v1/resolve/'))
   t.ok(routes.length >= 18, `the document lists every resolve route (${routes.length})`)
   for (const path of routes) {

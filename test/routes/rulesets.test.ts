@@ -18,7 +18,7 @@ t.test('GET /v1/rulesets lists the three rule sets with their actions', async (t
   const res = await app.inject({ url: '/v1/rulesets' })
   t.equal(res.statusCode, 200, '200 OK')
   t.match(res.headers['content-type'], 'application/json', 'JSON')
-  const { data } = res.json() as { data: { id: string; actions: ActionSummary[] }[] }
+  const { data } = res.json<{ data: { id: string; actions: ActionSummary[] }[] }>()
   t.same(
     data.map((ruleSet) => ruleSet.id),
     ['shock-meters', 'trauma-table', 'reaction-rolls'],

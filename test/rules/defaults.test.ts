@@ -138,7 +138,7 @@ interface Keywords {
 /** Values the schema accepts, as far as its own keywords say; optional properties come and go. */
 function valueOf(schema: TSchema): fc.Arbitrary<unknown> {
   const keywords = schema as TSchema & Keywords
-  if (Type.IsUnion(schema)) return fc.oneof(...(schema.anyOf as TSchema[]).map(valueOf))
+  if (Type.IsUnion(schema)) return fc.oneof(...schema.anyOf.map(valueOf))
   if (Type.IsLiteral(schema)) return fc.constant(schema.const)
   if (Type.IsInteger(schema)) return fc.integer({ min: keywords.minimum ?? -1000, max: keywords.maximum ?? 1000 })
   if (Type.IsNumber(schema)) {
@@ -158,7 +158,7 @@ function valueOf(schema: TSchema): fc.Arbitrary<unknown> {
   if (Type.IsNull(schema)) return fc.constant(null)
   if (Type.IsArray(schema)) {
     const minLength = keywords.minItems ?? 0
-    return fc.array(valueOf(schema.items as TSchema), {
+    return fc.array(valueOf(schema.items), {
       minLength,
       maxLength: Math.max(minLength, Math.min(keywords.maxItems ?? 4, 4)),
     })
@@ -171,13 +171,14 @@ function valueOf(schema: TSchema): fc.Arbitrary<unknown> {
     })
   }
   if (Type.IsRecord(schema)) {
-    const record = schema as Parameters<typeof Type.RecordPattern>[0]
+    const record = schema
     const minKeys = keywords.minProperties ?? 0
-    return fc.dictionary(
-      fc.stringMatching(new RegExp(Type.RecordPattern(record))),
-      valueOf(Type.RecordValue(record) as TSchema),
-      { minKeys, maxKeys: Math.max(minKeys, Math.min(keywords.maxProperties ?? 4, 4)), noNullPrototype: true },
-    )
+    const entry: TSchema = Type.RecordValue(record)
+    return fc.dictionary(fc.stringMatching(new RegExp(Type.RecordPattern(record))), valueOf(entry), {
+      minKeys,
+      maxKeys: Math.max(minKeys, Math.min(keywords.maxProperties ?? 4, 4)),
+      noNullPrototype: true,
+    })
   }
   return fc.jsonValue({ maxDepth: 2 })
 }
@@ -351,9 +352,9 @@ function parsed(schema: TSchema, input: unknown, root: Root): Parsed {
     return { value: parseWith(schema, input, root, CODE) }
   } catch (error) {
     if (!(error instanceof RuleError)) throw error
-    if (error.kind !== 'invalid') throw new Error(`parseWith threw a ${error.kind} error`)
+    if (error.kind !== 'invalid') throw new Error(`parseWith threw a ${error.kind} error`, { cause: error })
     if (!error.message.startsWith(`${error.pointer?.slice(1)} `)) {
-      throw new Error(`the message "${error.message}" does not start with the field ${error.pointer}`)
+      throw new Error(`the message "${error.message}" does not start with the field ${error.pointer}`, { cause: error })
     }
     return { error: { code: error.code, pointer: error.pointer } }
   }

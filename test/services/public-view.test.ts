@@ -46,6 +46,7 @@ t.test('a public check after a hidden one is replayed on the players’ sheet', 
     sheetAfter: after,
     replay: replayCheck(request, [23]),
   })
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- TypeScript 7 needs it; typescript-eslint checks with TypeScript 5
   const shown = side.publicView!.sheetAfter as Sheet
   t.same(side.publicView!.sheetBefore, fresh, 'the event starts on the sheet players saw')
   t.same(shown.meters.violence, fresh.meters.violence, 'the hidden failed notch stays hidden')
@@ -66,11 +67,13 @@ t.test('where the rules refuse the replay, the event’s own change is carried o
     visibility: 'public',
     publicSheet: fresh,
     sheetBefore: hidden,
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- TypeScript 7 needs it; typescript-eslint checks with TypeScript 5
     sheetAfter: after as Sheet,
     replay: () => {
       throw new RuleError('DECISION_NOT_OPEN', 'nothing to settle on this sheet', 'conflict')
     },
   })
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- TypeScript 7 needs it; typescript-eslint checks with TypeScript 5
   const shown = side.publicView!.sheetAfter as Sheet
   t.equal(shown.meters.self.hardened, 3, 'the change to Self shows')
   t.equal(shown.abilities.knowledge, 50, 'and what the rules derive from it')
@@ -112,5 +115,6 @@ t.test('where neither works, players keep the sheet they saw', async (t) => {
         request: { meter: 'violence', failed: 1, reason: 'Sessions' },
       }).sheet,
   })
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- TypeScript 7 needs it; typescript-eslint checks with TypeScript 5
   t.same((side.publicView!.sheetAfter as Sheet).meters.violence, fresh.meters.violence, 'nothing of the notch shows')
 })

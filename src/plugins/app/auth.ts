@@ -5,7 +5,7 @@ import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../errors.j
 import { hashKey, type KeyRole } from '../../lib/api-keys.js'
 
 /** Who may call a route: anyone with the admin token (when one is set), a campaign's GM key, or any of its keys. */
-export type Access = 'admin' | 'gm' | 'member'
+type Access = 'admin' | 'gm' | 'member'
 
 export interface Principal {
   keyId: string

@@ -9,7 +9,7 @@ declare module 'fastify' {
   }
 }
 
-export interface DatabasePluginOptions extends DatabaseOptions {
+interface DatabasePluginOptions extends DatabaseOptions {
   /** Apply pending migrations while starting (the default); off only for tests of readiness. */
   migrate?: boolean
 }

@@ -3,18 +3,15 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 
 /** NUL, or a lone surrogate (with the `u` flag a well-formed pair is one code point, not `Cs`). */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
 const UNSTORABLE = /[\u0000\p{Cs}]/u
 
-export const InvalidTextError = createError<[string]>('INVALID_TEXT', '%s', 400)
+const InvalidTextError = createError<[string]>('INVALID_TEXT', '%s', 400)
 
 /** Deeper than any body Nerve takes; far shallower than what would overflow a recursive walk. */
 export const MAX_JSON_DEPTH = 64
 
-export const BodyTooDeepError = createError<[number]>(
-  'BODY_TOO_DEEP',
-  'the JSON body is nested deeper than %d levels',
-  400,
-)
+const BodyTooDeepError = createError<[number]>('BODY_TOO_DEEP', 'the JSON body is nested deeper than %d levels', 400)
 
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
@@ -84,7 +81,7 @@ export default fp(
       if (nestedDeeperThan(body as string, MAX_JSON_DEPTH)) {
         return done(new BodyTooDeepError(MAX_JSON_DEPTH), undefined)
       }
-      parseJson(request, body as string, (error, parsed) => {
+      void parseJson(request, body as string, (error, parsed) => {
         if (error) return done(error, undefined)
         // Only a `\u` escape can put NUL or a lone surrogate into a parsed string: JSON refuses a
         // raw NUL, and decoding UTF-8 turns a stray surrogate into U+FFFD. Most bodies skip the walk.

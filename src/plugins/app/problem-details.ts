@@ -50,7 +50,7 @@ export function problemFor(error: FastifyError | RuleError | InvalidFieldError, 
 
   if ('validation' in error && Array.isArray(error.validation)) {
     const context = error.validationContext ?? 'body'
-    const errors = fieldErrors(request, context, error.validation as SchemaIssue[])
+    const errors = fieldErrors(request, context, error.validation)
     return {
       ...base,
       type: `${PROBLEM_TYPE_PREFIX}validation-failed`,

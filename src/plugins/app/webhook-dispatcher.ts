@@ -9,7 +9,7 @@ declare module 'fastify' {
   }
 }
 
-export interface WebhookDispatcherPluginOptions {
+interface WebhookDispatcherPluginOptions {
   /** Off when the outbox is drained elsewhere (`npm run worker`). */
   enabled: boolean
   options: Omit<DispatcherOptions, 'releaseLeasesOnStart'>

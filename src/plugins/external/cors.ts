@@ -2,7 +2,7 @@ import cors from '@fastify/cors'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 
-export interface CorsPluginOptions {
+interface CorsPluginOptions {
   /** `*` for any origin, or the origins allowed. */
   origins: '*' | string[]
 }

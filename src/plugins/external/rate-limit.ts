@@ -5,7 +5,7 @@ import { TooManyRequestsError } from '../../errors.js'
 import { hashKey } from '../../lib/api-keys.js'
 import { bearerToken } from '../app/auth.js'
 
-export interface RateLimitPluginOptions {
+interface RateLimitPluginOptions {
   /** Requests per window for one key or address; 0 turns rate limiting off. */
   max: number
   windowMs: number

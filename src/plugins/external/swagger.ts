@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import packageJson from '../../../package.json' with { type: 'json' }
 import { PROBLEM_EXAMPLES } from '../../schemas/ref.js'
 
-export const TAGS = [
+const TAGS = [
   { name: 'Campaigns', description: 'Start here: create a campaign, then use its GM key with "Authorize".' },
   { name: 'Keys', description: 'Player keys bound to characters, and revoking keys.' },
   { name: 'Characters', description: 'A campaign’s characters, their sheets, edits, undo and audit.' },

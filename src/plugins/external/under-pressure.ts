@@ -10,7 +10,7 @@ declare module 'fastify' {
   }
 }
 
-export interface LoadSheddingOptions {
+interface LoadSheddingOptions {
   /** Mean event-loop delay (ms) over a sample above which requests are refused; 0 turns the check off. */
   maxEventLoopDelayMs: number
   /** V8 heap in use (bytes) above which requests are refused; 0 turns the check off. */

@@ -27,7 +27,7 @@ const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
             const input = request.body as { sheet?: unknown; settings?: unknown } | null
             if (typeof input !== 'object' || input === null || typeof input.sheet !== 'object' || input.sheet === null)
               return
-            const settings = ruleSet.normalizeSettings(input.settings ?? {})
+            const settings: unknown = ruleSet.normalizeSettings(input.settings ?? {})
             normalized.set(request, { sheet: ruleSet.normalizeSheet(input.sheet, settings), settings })
             input.sheet = undefined
           },

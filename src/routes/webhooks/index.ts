@@ -38,7 +38,7 @@ import { webhookUrl } from '../locations.js'
 const security = [{ bearerAuth: [] }]
 const tags = ['Webhooks']
 
-export interface WebhookRoutesOptions {
+interface WebhookRoutesOptions {
   allowPrivate: boolean
 }
 

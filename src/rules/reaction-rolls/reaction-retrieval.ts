@@ -7,7 +7,6 @@ import {
   ReactionRetrievalOutcomeSchema,
   ReactionRetrievalRequestSchema,
   type ReactionRetrievalOutcome,
-  type ReactionRetrievalRequest,
   type ReactionRollsSettings,
   type ReactionRollsSheet,
 } from './schemas.js'
@@ -15,7 +14,7 @@ import { assertSheetFitsSettings } from './sheet.js'
 import { parseWith } from '../parse.js'
 import { capitalise } from './words.js'
 
-export function resolveReactionRetrieval(
+function resolveReactionRetrieval(
   sheet: ReactionRollsSheet,
   input: unknown,
   _dice: Dice,

@@ -7,7 +7,6 @@ import {
   ReactionRollRequestSchema,
   type Modifier,
   type ReactionRollOutcome,
-  type ReactionRollRequest,
   type ReactionRollsSettings,
   type ReactionRollsSheet,
 } from './schemas.js'
@@ -18,7 +17,7 @@ import { capitalise, listOr } from './words.js'
 
 export const RETRIEVAL_DECISION_ACTION = 'reaction-retrieval'
 
-export function resolveReactionRoll(
+function resolveReactionRoll(
   sheet: ReactionRollsSheet,
   input: unknown,
   dice: Dice,

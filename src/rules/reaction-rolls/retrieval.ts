@@ -48,7 +48,7 @@ export function assertRetrievalChoice(
   }
 }
 
-export function canRaise(sheet: ReactionRollsSheet, settings: ReactionRollsSettings, emotion: Emotion): boolean {
+function canRaise(sheet: ReactionRollsSheet, settings: ReactionRollsSettings, emotion: Emotion): boolean {
   return sheet.emotions[emotion] < settings.emotionTopStage
 }
 

@@ -1,9 +1,9 @@
 import Type, { type Static } from 'typebox'
 
 /** Upper bound of the campaign setting `emotionTopStage`, so a sheet schema can bound stages on its own. */
-export const MAX_TOP_STAGE = 20
+const MAX_TOP_STAGE = 20
 /** Upper bound of the campaign setting `xpTrackLength`. */
-export const MAX_XP_TRACK_LENGTH = 20
+const MAX_XP_TRACK_LENGTH = 20
 
 export const ReactionRollsSettingsSchema = Type.Object(
   {
@@ -42,9 +42,9 @@ const EmotionSchema = (description: string) =>
 const PressureSchema = (description: string) =>
   Type.Union([Type.Literal(4), Type.Literal(6), Type.Literal(8)], { description })
 
-export const ABILITY_NAME_PATTERN = '^[a-z][a-z0-9-]{0,39}$'
+const ABILITY_NAME_PATTERN = '^[a-z][a-z0-9-]{0,39}$'
 
-export const AbilitySchema = Type.Object(
+const AbilitySchema = Type.Object(
   {
     dice: DiceClassSchema('Dice class: the die rolled for this ability.'),
     xp: Type.Integer({
@@ -61,7 +61,7 @@ export const AbilitySchema = Type.Object(
   },
   { additionalProperties: false, description: 'One ability of the character.' },
 )
-export type Ability = Static<typeof AbilitySchema>
+type Ability = Static<typeof AbilitySchema>
 
 const stage = (emotion: string) =>
   Type.Integer({
@@ -71,7 +71,7 @@ const stage = (emotion: string) =>
     description: `Stage of ${emotion}, from 0 up to the campaign's \`emotionTopStage\`.`,
   })
 
-export const PendingRetrievalSchema = Type.Object(
+const PendingRetrievalSchema = Type.Object(
   {
     ability: Type.String({ pattern: ABILITY_NAME_PATTERN, description: 'Ability that was rolled.' }),
     dice: DiceClassSchema('Dice class that was rolled.'),
@@ -84,9 +84,8 @@ export const PendingRetrievalSchema = Type.Object(
       'A retrievable reaction roll waiting for the player: settle it with `reaction-retrieval` (raise an emotion or decline).',
   },
 )
-export type PendingRetrieval = Static<typeof PendingRetrievalSchema>
 
-export const DEFAULT_ABILITIES = {
+const DEFAULT_ABILITIES = {
   agility: { dice: 'd6', xp: 0, maxedOut: false, crippled: false },
   dexterity: { dice: 'd6', xp: 0, maxedOut: false, crippled: false },
   insight: { dice: 'd6', xp: 0, maxedOut: false, crippled: false },
@@ -127,7 +126,7 @@ export const ReactionRollsSheetSchema = Type.Object(
 )
 export type ReactionRollsSheet = Static<typeof ReactionRollsSheetSchema>
 
-export const ModifierSchema = Type.Object(
+const ModifierSchema = Type.Object(
   {
     source: Type.Union(
       [Type.Literal('environment'), Type.Literal('actors'), Type.Literal('means'), Type.Literal('condition')],
@@ -149,7 +148,7 @@ const retrievalFields = {
   emotion: Type.Optional(EmotionSchema('Emotion raised by one stage; required with `raise`, absent with `decline`.')),
 }
 
-export const RetrievalPolicySchema = Type.Object(retrievalFields, {
+const RetrievalPolicySchema = Type.Object(retrievalFields, {
   additionalProperties: false,
   description:
     'What to do if the roll lands in the retrievable band. Without it, a retrievable roll stays pending until `reaction-retrieval` settles it.',
@@ -201,7 +200,7 @@ export const ReactionRollRequestSchema = Type.Object(
     ],
   },
 )
-export type ReactionRollRequest = Static<typeof ReactionRollRequestSchema>
+type ReactionRollRequest = Static<typeof ReactionRollRequestSchema>
 
 export const ReactionRetrievalRequestSchema = Type.Object(retrievalFields, {
   $id: 'ReactionRetrievalRequest',
@@ -209,7 +208,6 @@ export const ReactionRetrievalRequestSchema = Type.Object(retrievalFields, {
   description: 'Settles the retrievable reaction roll pending on the sheet.',
   examples: [{ decision: 'raise', emotion: 'anger' }, { decision: 'decline' }],
 })
-export type ReactionRetrievalRequest = Static<typeof ReactionRetrievalRequestSchema>
 
 const BandSchema = Type.Union([Type.Literal('failure'), Type.Literal('retrievable'), Type.Literal('success')], {
   description: 'Band of the pressure the result falls in.',
@@ -232,7 +230,7 @@ const XpMarkSchema = Type.Object(
   { additionalProperties: false, description: 'XP marked on the ability for retrieving the roll.' },
 )
 
-export const RetrievalOutcomeSchema = Type.Object(
+const RetrievalOutcomeSchema = Type.Object(
   {
     decision: Type.Union([Type.Literal('raise'), Type.Literal('decline')]),
     emotion: Type.Union([EmotionSchema('Emotion raised.'), Type.Null()]),

@@ -3,7 +3,7 @@ import type { Band, DiceClass, Emotion, Modifier, Pressure } from './schemas.js'
 /** Faces of each dice class. */
 export const DICE_SIDES = { d4: 4, d6: 6, d8: 8, d10: 10, d12: 12 } as const satisfies Record<DiceClass, number>
 
-export interface PressureRow {
+interface PressureRow {
   pressure: Pressure
   label: string
   description: string
@@ -14,7 +14,7 @@ export interface PressureRow {
 }
 
 /** Failure up to half the pressure, success from the pressure itself, retrievable in between. */
-export const PRESSURES = [
+const PRESSURES = [
   {
     pressure: 4,
     label: 'Standard',
@@ -38,7 +38,7 @@ export const PRESSURES = [
   },
 ] as const satisfies readonly PressureRow[]
 
-export const BANDS = [
+const BANDS = [
   { band: 'success', description: 'The character withstands the event and avoids the trouble or harm.' },
   { band: 'failure', description: 'The character suffers the event and faces the trouble or harm.' },
   {
@@ -47,7 +47,7 @@ export const BANDS = [
   },
 ] as const satisfies readonly { band: Band; description: string }[]
 
-export const EMOTIONS = [
+const EMOTIONS = [
   { emotion: 'anger', label: 'Anger', description: 'Feels wronged or irritated.' },
   { emotion: 'fear', label: 'Fear', description: 'Feels exposed or under threat.' },
   { emotion: 'sadness', label: 'Sadness', description: 'Feels worn out or helpless.' },
@@ -56,7 +56,7 @@ export const EMOTIONS = [
 
 export const EMOTION_NAMES = EMOTIONS.map((row) => row.emotion)
 
-export const MODIFIER_SOURCES = [
+const MODIFIER_SOURCES = [
   {
     source: 'environment',
     label: 'Environment',
@@ -83,12 +83,12 @@ export const MODIFIER_SOURCES = [
   },
 ] as const satisfies readonly { source: Modifier['source']; label: string; description: string; examples: string[] }[]
 
-export const MODIFIER_WEIGHTS = [
+const MODIFIER_WEIGHTS = [
   { weights: [-1, 1], impact: 'mild', description: "Slightly helps or hinders the character's reaction." },
   { weights: [-2, 2], impact: 'defining', description: "Decisively helps or hinders the character's reaction." },
 ] as const
 
-export const ABILITY_EXAMPLES = [
+const ABILITY_EXAMPLES = [
   { ability: 'dexterity', use: 'reacting on instinct' },
   { ability: 'agility', use: 'dodging threats and attacks' },
   { ability: 'insight', use: 'seeing through tricks, avoiding traps' },
@@ -96,7 +96,7 @@ export const ABILITY_EXAMPLES = [
   { ability: 'endurance', use: 'withstanding physical strain or disease' },
 ] as const
 
-export function pressureRow(pressure: Pressure): PressureRow {
+function pressureRow(pressure: Pressure): PressureRow {
   const row = PRESSURES.find((candidate) => candidate.pressure === pressure)
   if (row === undefined) throw new Error(`no pressure row for ${pressure}`)
   return row

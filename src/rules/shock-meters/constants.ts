@@ -2,7 +2,8 @@
 export const Meters = ['helplessness', 'isolation', 'self', 'unnatural', 'violence'] as const
 export type Meter = (typeof Meters)[number]
 
-export const Abilities = [
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the type below is derived from it
+const Abilities = [
   'fitness',
   'dodge',
   'status',
@@ -19,7 +20,8 @@ export type Ability = (typeof Abilities)[number]
 export const Passions = ['fear', 'rage', 'noble'] as const
 export type Passion = (typeof Passions)[number]
 
-export const Responses = ['panic', 'paralysis', 'frenzy'] as const
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the type below is derived from it
+const Responses = ['panic', 'paralysis', 'frenzy'] as const
 export type Response = (typeof Responses)[number]
 
 /** Defence roll tiers, worst first: the index is the order fumble < … < critical. */

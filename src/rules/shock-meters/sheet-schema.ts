@@ -22,7 +22,7 @@ export const MeterNameSchema = (options: Options = {}) =>
     options,
   )
 
-export const AbilityNameSchema = (options: Options = {}) =>
+const AbilityNameSchema = (options: Options = {}) =>
   Type.Union(
     [
       Type.Literal('fitness'),
@@ -95,7 +95,7 @@ const upbeat = (ability: string, meter: string) =>
 const downbeat = (ability: string, meter: string) =>
   AbilityValueSchema(ability, DOWNBEAT_BASE + POINTS_PER_NOTCH * STARTING_HARDENED, `15 + 5 × hardened ${meter}`)
 
-export const IdentityFeatureSchema = Type.Union(
+const IdentityFeatureSchema = Type.Union(
   [
     Type.Object(
       {
@@ -132,7 +132,7 @@ export const IdentityFeatureSchema = Type.Union(
   { description: 'One feature of an identity.' },
 )
 
-export const IdentitySchema = Type.Object(
+const IdentitySchema = Type.Object(
   {
     name: NameSchema({ description: 'Identity name, unique on the sheet, e.g. "Soldier".' }),
     rating: RatingSchema({ description: 'Identity rating, 0–99%.' }),
@@ -141,7 +141,7 @@ export const IdentitySchema = Type.Object(
   { additionalProperties: false },
 )
 
-export const PassionSchema = Type.Object(
+const PassionSchema = Type.Object(
   {
     text: TextSchema({ description: 'What the passion is, e.g. "Fear: being forgotten".' }),
     flipFlopUsed: Type.Boolean({
@@ -158,7 +158,7 @@ const NullablePassionSchema = (name: string) =>
     description: `The ${name} passion, or null if the character has none.`,
   })
 
-export const RelationshipSchema = Type.Object(
+const RelationshipSchema = Type.Object(
   {
     name: NameSchema({ description: 'Who the relationship is with, unique on the sheet.' }),
     rating: RatingSchema({ description: 'Relationship rating, 0–99%.' }),
@@ -204,7 +204,7 @@ export const DefenceSchema = Type.Object(
   { additionalProperties: false },
 )
 
-export const LastCheckSchema = Type.Object(
+const LastCheckSchema = Type.Object(
   {
     number: Type.Integer({ minimum: 1, description: 'Which stress check this was on this sheet (1, 2, …).' }),
     meter: MeterNameSchema(),
@@ -352,7 +352,6 @@ export const ShockMetersSheetSchema = Type.Object(
   },
 )
 export type ShockMetersSheet = Static<typeof ShockMetersSheetSchema>
-export type Identity = Static<typeof IdentitySchema>
 export type Defence = Static<typeof DefenceSchema>
 export type LastCheck = Static<typeof LastCheckSchema>
 export type Stressed = Static<typeof StressedSchema>

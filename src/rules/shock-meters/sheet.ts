@@ -64,18 +64,18 @@ export function derive(sheet: ShockMetersSheet): ShockMetersSheet {
   }
   return {
     ...sheet,
-    abilities: abilities as ShockMetersSheet['abilities'],
+    abilities: abilities,
     totalHardened: totalHardened(sheet),
     burnedOut: isBurnedOut(sheet),
   }
 }
 
-export function totalHardened(sheet: Pick<ShockMetersSheet, 'meters'>): number {
+function totalHardened(sheet: Pick<ShockMetersSheet, 'meters'>): number {
   return Meters.reduce((sum, meter) => sum + sheet.meters[meter].hardened, 0)
 }
 
 /** Burned out: 25 hardened notches in all, or two meters hardened to the full 9. */
-export function isBurnedOut(sheet: Pick<ShockMetersSheet, 'meters'>): boolean {
+function isBurnedOut(sheet: Pick<ShockMetersSheet, 'meters'>): boolean {
   const fullMeters = Meters.filter((meter) => sheet.meters[meter].hardened === MAX_HARDENED).length
   return totalHardened(sheet) >= BURN_OUT_TOTAL || fullMeters >= BURN_OUT_FULL_METERS
 }

@@ -36,7 +36,7 @@ export interface CheckInput {
  * Only identities that resist shock to the meter defend it, even when lower than the ability;
  * otherwise the meter's fallback ability itself is used (an identity substituting for it won't do).
  */
-export function chooseDefence(sheet: ShockMetersSheet, meter: Meter, identityName: string | null): Defence {
+function chooseDefence(sheet: ShockMetersSheet, meter: Meter, identityName: string | null): Defence {
   const resists = (features: ShockMetersSheet['identities'][number]['features']) =>
     features.some((feature) => feature.type === 'resists-shock' && feature.meter === meter)
   if (identityName !== null) {
@@ -304,7 +304,7 @@ export function summarizeCheck(outcome: StressCheckOutcome, before: ShockMetersS
   return `${head}${against}: rolled ${outcome.reading}, ${describeTier(outcome.tier as Tier)} — ${parts.join('; ')}`
 }
 
-export function readStressCheck(request: unknown): CheckInput {
+function readStressCheck(request: unknown): CheckInput {
   const parsed: StressCheckRequest = parseWith(StressCheckRequestSchema, request, '/request', 'REQUEST_INVALID')
   return {
     meter: parsed.meter,

@@ -4,7 +4,7 @@ import { didYouMean, nameIndex } from '../names.js'
 import { Meters, type Meter } from './constants.js'
 import { MeterNameSchema } from './sheet-schema.js'
 
-export const RankRuleSchema = Type.Union(
+const RankRuleSchema = Type.Union(
   [
     Type.Literal('range'),
     Type.Literal('gm-sets'),

@@ -16,7 +16,7 @@ import { rowById } from './table.js'
 import { findTrauma } from './upgrades.js'
 import { parseWith } from '../parse.js'
 
-export const RESPONSE_ACTION = 'trauma-response'
+const RESPONSE_ACTION = 'trauma-response'
 
 /** A rolled trauma waits for the player to accept it or answer it with an ability. */
 export function pendingOf(sheet: TraumaTableSheet): PendingDecision[] {

@@ -3,7 +3,7 @@ import Type, { type Static } from 'typebox'
 // Nested schemas carry no `$id`: they are embedded in several top-level schemas, and only the
 // top-level ones become OpenAPI components.
 
-export const TraumaRowIdSchema = Type.Union(
+const TraumaRowIdSchema = Type.Union(
   [
     Type.Literal('unharmed'),
     Type.Literal('demoralized'),
@@ -45,7 +45,7 @@ export const TraumaRowIdSchema = Type.Union(
 )
 export type TraumaRowId = Static<typeof TraumaRowIdSchema>
 
-export const ConditionNameSchema = Type.Union(
+const ConditionNameSchema = Type.Union(
   [
     Type.Literal('Hazed'),
     Type.Literal('Fazed'),
@@ -59,7 +59,7 @@ export const ConditionNameSchema = Type.Union(
 )
 export type ConditionName = Static<typeof ConditionNameSchema>
 
-export const ConditionDurationSchema = Type.Union(
+const ConditionDurationSchema = Type.Union(
   [
     Type.Literal('next-check'),
     Type.Literal('next-attack'),
@@ -77,13 +77,12 @@ export const ConditionDurationSchema = Type.Union(
 )
 export type ConditionDuration = Static<typeof ConditionDurationSchema>
 
-export const SaveKindSchema = Type.Union(
+const SaveKindSchema = Type.Union(
   [Type.Literal('fortitude'), Type.Literal('reflex'), Type.Literal('will'), Type.Literal('insight')],
   { description: 'A kind of save.' },
 )
-export type SaveKind = Static<typeof SaveKindSchema>
 
-export const BehaviourSchema = Type.Union(
+const BehaviourSchema = Type.Union(
   [Type.Literal('flee'), Type.Literal('attack-nearest'), Type.Literal('discard-equipped-items')],
   {
     description:
@@ -91,17 +90,17 @@ export const BehaviourSchema = Type.Union(
   },
 )
 
-export const BehaviourDurationSchema = Type.Union([Type.Literal('next-turn'), Type.Literal('encounter')], {
+const BehaviourDurationSchema = Type.Union([Type.Literal('next-turn'), Type.Literal('encounter')], {
   description: '`next-turn`: the next turn only; `encounter`: every turn for the rest of the encounter.',
 })
 
-export const AnxietyIdSchema = Type.Union(
+const AnxietyIdSchema = Type.Union(
   [Type.Literal('performance-anxiety'), Type.Literal('social-anxiety'), Type.Literal('spacers-anxiety')],
   { description: 'One of the anxieties, the lasting traumas only a socialise ritual lowers.' },
 )
 export type AnxietyId = Static<typeof AnxietyIdSchema>
 
-export const LastingTraumaIdSchema = Type.Union(
+const LastingTraumaIdSchema = Type.Union(
   [
     Type.Literal('over-stimulated'),
     Type.Literal('performance-anxiety'),
@@ -110,7 +109,6 @@ export const LastingTraumaIdSchema = Type.Union(
   ],
   { description: 'A lasting trauma, by id.' },
 )
-export type LastingTraumaId = Static<typeof LastingTraumaIdSchema>
 
 const DiceSpecSchema = Type.Object(
   {
@@ -124,7 +122,7 @@ const DiceSpecSchema = Type.Object(
 
 const SituationSchema = Type.Union([Type.Literal('combat'), Type.Literal('social'), Type.Literal('spacing')])
 
-export const TraumaEffectSchema = Type.Object(
+const TraumaEffectSchema = Type.Object(
   {
     healthLoss: Type.Optional(
       Type.Object(
@@ -219,7 +217,8 @@ export const TraumaEffectSchema = Type.Object(
 )
 export type TraumaEffect = Static<typeof TraumaEffectSchema>
 
-export const TraumaRowSchema = Type.Object(
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the type below is derived from it
+const TraumaRowSchema = Type.Object(
   {
     id: TraumaRowIdSchema,
     name: Type.String({ description: 'The name as printed in the rules text.' }),
@@ -259,7 +258,7 @@ const ShiftSchema = Type.Object(
 )
 export type Shift = Static<typeof ShiftSchema>
 
-export const TraumaRollRecordSchema = Type.Object(
+const TraumaRollRecordSchema = Type.Object(
   {
     face: Type.Integer({ minimum: 1, maximum: 100, description: 'The d100 face.' }),
     modifier: Type.Integer(),
@@ -293,13 +292,11 @@ const SaveDisadvantageEntrySchema = Type.Object(
   { save: SaveKindSchema, until: Type.Literal('end-of-scene'), source: TraumaRowIdSchema },
   { additionalProperties: false },
 )
-export type SaveDisadvantageEntry = Static<typeof SaveDisadvantageEntrySchema>
 
 const BehaviourEntrySchema = Type.Object(
   { behaviour: BehaviourSchema, duration: BehaviourDurationSchema, source: TraumaRowIdSchema },
   { additionalProperties: false },
 )
-export type BehaviourEntry = Static<typeof BehaviourEntrySchema>
 
 const LastingTraumaEntrySchema = Type.Object(
   {
@@ -466,7 +463,6 @@ export const TraumaResponseRequestSchema = Type.Object(
     examples: [{ response: 'accept' }, { response: { ability: 'Not Today!' } }],
   },
 )
-export type TraumaResponseRequest = Static<typeof TraumaResponseRequestSchema>
 
 export const EndSceneRequestSchema = Type.Object(
   {},
@@ -508,7 +504,6 @@ export const RestRequestSchema = Type.Object(
     examples: [{ health: 6, severity: 10 }],
   },
 )
-export type RestRequest = Static<typeof RestRequestSchema>
 
 export const SocialiseRitualRequestSchema = Type.Object(
   {
@@ -527,7 +522,6 @@ export const SocialiseRitualRequestSchema = Type.Object(
     examples: [{ trauma: 'social-anxiety', amount: 20 }],
   },
 )
-export type SocialiseRitualRequest = Static<typeof SocialiseRitualRequestSchema>
 
 // ---------------------------------------------------------------- outcomes
 

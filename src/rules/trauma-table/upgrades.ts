@@ -15,7 +15,7 @@ const DOWNGRADING_TRAITS = [
 ] as const
 
 /** The common upgrades and downgrades, in the order the rules list them, then the caller's. */
-export function shiftsFor(sheet: TraumaTableSheet, request: TraumaRollRequest): Shift[] {
+function shiftsFor(sheet: TraumaTableSheet, request: TraumaRollRequest): Shift[] {
   const shifts: Shift[] = []
   if (sheet.scars > 0) {
     shifts.push({

@@ -5,7 +5,7 @@ import { shockMeters, type ShockMetersSheet } from '../../../src/rules/shock-met
 
 export const sheetOf = (input: unknown = {}): ShockMetersSheet => shockMeters.normalizeSheet(input)
 
-export function actionNamed(name: string) {
+function actionNamed(name: string) {
   const action = shockMeters.actions.find((candidate) => candidate.name === name)
   if (action === undefined) throw new Error(`no action ${name}`)
   return action

@@ -1,12 +1,12 @@
-import { createDice, type DiceRequest } from '../../../src/rules/dice.js'
+import type { DiceRequest } from '../../../src/rules/dice.js'
 import { resolveAction, type Resolved } from '../../../src/rules/rule-set.js'
 import { traumaTable } from '../../../src/rules/trauma-table/index.js'
 import type { TraumaTableSheet } from '../../../src/rules/trauma-table/schemas.js'
 
-export { createDice, traumaTable }
+export { traumaTable }
 export type { TraumaTableSheet }
 
-export function action(name: string) {
+function action(name: string) {
   const found = traumaTable.actions.find((candidate) => candidate.name === name)
   if (!found) throw new Error(`no action ${name}`)
   return found
