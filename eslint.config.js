@@ -81,21 +81,4 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-argument': 'off',
     },
   },
-  {
-    // The command pipeline (issue 15 step 1) removes this cycle and rewrites these files;
-    // delete this override when that branch lands. (The commands.ts ↔ characters.ts cycle is
-    // `import type` on one side, which import-x/no-cycle does not count, so it stays on here.)
-    files: [
-      'src/services/commands.ts',
-      'src/services/characters.ts',
-      'src/services/event-log.ts',
-      'src/routes/command-reply.ts',
-      'src/routes/characters/index.ts',
-      'src/routes/actions/*.ts',
-    ],
-    rules: {
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
-    },
-  },
 )

@@ -113,7 +113,6 @@ export class EventRepository {
     return {
       event: {
         ...event,
-        actor: event.actor as unknown as RollEvent['actor'],
         payload: { ...event.payload, characterName: row.name },
         seq: row.seq,
         occurredAt: row.occurredAt,

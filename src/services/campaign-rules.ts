@@ -11,6 +11,6 @@ export function ruleSetOfCampaign(principal: Principal): RuleSet {
 /** A stored sheet is re-checked against the campaign's current settings before the rules use it. */
 export function sheetWithSettings(principal: Principal, sheet: unknown) {
   const ruleSet = ruleSetOfCampaign(principal)
-  const settings = ruleSet.normalizeSettings(principal.campaign.settings)
+  const settings: unknown = ruleSet.normalizeSettings(principal.campaign.settings)
   return { ruleSet, settings, sheet: ruleSet.normalizeSheet(sheet, settings) as Record<string, unknown> }
 }

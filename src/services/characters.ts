@@ -64,7 +64,7 @@ export async function listCharacters(
 }
 
 /** `If-Match: "3"` (or `3`) names the version the client edited; anything else there is refused. */
-export function expectedVersion(ifMatch: string | undefined): number | undefined {
+function expectedVersion(ifMatch: string | undefined): number | undefined {
   if (ifMatch === undefined || ifMatch.trim() === '*') return undefined
   const match = ifMatch.trim().match(/^(?:W\/)?"?(\d+)"?$/)
   if (!match) throw new PreconditionFailedError(`If-Match must be a version ETag such as "3", got ${ifMatch}`)

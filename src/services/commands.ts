@@ -198,7 +198,7 @@ async function decideAction(
     )
   }
   const ruleSet = ruleSetOfCampaign(principal)
-  const settings = ruleSet.normalizeSettings(principal.campaign.settings)
+  const settings: unknown = ruleSet.normalizeSettings(principal.campaign.settings)
   // resolveAction re-checks the stored sheet against these settings itself: it is not normalised here too.
   const resolved = resolveStored(
     ruleSet,
@@ -212,7 +212,7 @@ async function decideAction(
     // Following up a GM-only roll stays GM-only (as its revert does): a public follow-up would show players the hidden roll.
     visibility: followsHiddenRoll ? 'gm' : (body.visibility ?? 'public'),
     causationId,
-    replay: (sheet) =>
+    replay: (sheet): unknown =>
       resolveAction(ruleSet, action, {
         sheet,
         request: body.request,

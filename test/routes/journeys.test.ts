@@ -89,7 +89,7 @@ async function closeTheBooks(t: Subtest, table: Table, results: CommandResult[])
     const single = await Promise.all(
       listed.map(async (event) => {
         const one = await app.inject({ url: `/v1/campaigns/${event.campaignId}/events/${event.id}`, headers: auth })
-        return one.json() as EventView
+        return one.json<EventView>()
       }),
     )
     t.same(listed, single, `${who}: every event of the history page reads the same as the event alone`)
@@ -196,7 +196,7 @@ t.test('shock-meters: a session of stress checks, a passion, a therapist and the
     payload: { sheet: { relationships: [{ name: 'Dr. Okafor', rating: 35 }] }, reason: 'A missed appointment' },
   })
   t.equal(edit.statusCode, 200, 'the GM edits the sheet')
-  record(edit.json() as CommandResult)
+  record(edit.json<CommandResult>())
 
   const session = record(await step(gm, 'new-session', { request: {} }))
   t.equal(session.character.sheet.passions.fear.flipFlopUsed, false, 'the new session restores the flip-flop')
@@ -297,7 +297,7 @@ t.test('trauma-table: traumas accepted and answered, then the scene, the rest an
     },
   })
   t.equal(anxious.statusCode, 200, 'the GM edits the sheet')
-  record(anxious.json() as CommandResult)
+  record(anxious.json<CommandResult>())
   const ritual = record(await step(gm, 'socialise-ritual', { request: { trauma: 'social-anxiety', amount: 30 } }))
   t.match(ritual.character.sheet.lastingTraumas, [{ id: 'social-anxiety', severity: 50 }], 'Social Anxiety 80 → 50')
   const ended = record(await step(gm, 'end-encounter', { request: {} }))
@@ -330,7 +330,7 @@ t.test(
     t.match(problem.detail, 'did you mean set-on-fire ("Conflagration")?', 'with the closest name')
     const archived = await app.inject({ method: 'DELETE', url: characterUrl(table.ids), headers: table.gm })
     t.equal(archived.statusCode, 200, 'the character leaves the campaign')
-    await closeTheBooks(t, table, [burned, archived.json() as CommandResult])
+    await closeTheBooks(t, table, [burned, archived.json<CommandResult>()])
   },
 )
 

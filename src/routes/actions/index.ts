@@ -9,7 +9,7 @@ import { actionCommand } from '../../services/commands.js'
 import { runCommand } from '../../services/pipeline.js'
 import { onceFor, replyCreated } from '../command-reply.js'
 
-export const RULE_SET_TAGS: Record<string, string> = {
+const RULE_SET_TAGS: Record<string, string> = {
   'shock-meters': 'Shock meters',
   'trauma-table': 'Trauma table',
   'reaction-rolls': 'Reaction rolls',
