@@ -2,8 +2,6 @@ import { type Character, type RollEvent } from '../generated/prisma/client.js'
 import type { Actor, Visibility } from '../schemas/events.js'
 import type { Db } from './db.js'
 
-export type { Actor, Visibility }
-
 export interface NewEvent {
   id: string
   campaignId: string

@@ -1,6 +1,6 @@
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../errors.js'
 import type { Principal } from '../plugins/app/auth.js'
-import type { Visibility } from '../repositories/events.js'
+import type { Visibility } from '../schemas/events.js'
 import type { Repositories } from '../repositories/index.js'
 import type { DiceRequest } from '../rules/dice.js'
 import { findAction } from '../rules/index.js'

@@ -1,7 +1,7 @@
 import { newId } from '../lib/ids.js'
 import { findRuleSet } from '../rules/index.js'
 import type { LockedCharacter } from '../repositories/characters.js'
-import type { Actor, Visibility } from '../repositories/events.js'
+import type { Actor, Visibility } from '../schemas/events.js'
 import type { Repositories } from '../repositories/index.js'
 import { audienceOf, publicSideOf } from './public-view.js'
 import { characterView, eventView, type EventPayload } from './views.js'
