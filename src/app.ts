@@ -1,4 +1,3 @@
-import AjvCompiler from '@fastify/ajv-compiler'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyServerOptions } from 'fastify'
 import { randomUUID } from 'node:crypto'
@@ -29,37 +28,13 @@ import rulesetRoutes from './routes/rulesets/index.js'
 import webhookRoutes from './routes/webhooks/index.js'
 import { SHARED_SCHEMAS } from './schemas/index.js'
 import { dispatcherOptions } from './webhooks/dispatcher.js'
+import { schemaCompilers } from './lib/schema-compilers.js'
 
 export interface AppOptions {
   /** Overrides the logger built from the config (tests pass `false`). */
   logger?: FastifyServerOptions['logger']
   /** Apply migrations while starting (default true). */
   migrate?: boolean
-}
-
-/**
- * Defaults sit inside records (sheet meters, abilities), where Ajv cannot apply them and its
- * strict schema mode would refuse the schema; the rules layer fills those itself.
- */
-const AJV_OPTIONS = { removeAdditional: false, useDefaults: true, allErrors: true, strictSchema: false } as const
-
-/**
- * Bodies are validated strictly (no type coercion, unknown fields refused) so a typo is an
- * error, not a silently ignored field; path and query strings need coercion from text.
- */
-function validatorCompilers(): NonNullable<FastifyServerOptions['schemaController']>['compilersFactory'] {
-  const factory = AjvCompiler()
-  return {
-    buildValidator(externalSchemas) {
-      const strict = factory(externalSchemas, {
-        customOptions: { ...AJV_OPTIONS, coerceTypes: false },
-      })
-      const lenient = factory(externalSchemas, {
-        customOptions: { ...AJV_OPTIONS, coerceTypes: 'array' },
-      })
-      return (route) => (route.httpPart === 'body' ? strict(route) : lenient(route))
-    },
-  }
 }
 
 /** Builds the Nerve application. It never listens: src/server.ts does. */
@@ -69,7 +44,7 @@ export async function buildApp(config: Config, options: AppOptions = {}) {
     genReqId: () => randomUUID(),
     logController: new OneLinePerRequest(),
     requestIdHeader: 'x-request-id',
-    schemaController: { compilersFactory: validatorCompilers() },
+    schemaController: { compilersFactory: schemaCompilers },
     bodyLimit: config.BODY_LIMIT_BYTES,
     // A client must send its whole request (headers, then body) within these deadlines, so a
     // slow sender cannot hold a connection open. They cover receiving the request only: an

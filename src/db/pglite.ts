@@ -18,8 +18,7 @@ export class DataDirInUseError extends Error {}
  * on disk is locked for this process: two PostgreSQL servers on one folder corrupt it.
  */
 export async function openEmbedded(dataDir: string): Promise<{ pglite: PGlite; release: () => Promise<void> }> {
-  if (dataDir.includes('://'))
-    return { pglite: await PGlite.create(dataDir, { startParams: START_PARAMS }), release: async () => {} }
+  if (dataDir.includes('://')) return { pglite: await openInMemory(dataDir), release: async () => {} }
   await mkdir(dataDir, { recursive: true })
   const release = await lockDataDir(dataDir)
   try {
@@ -30,6 +29,23 @@ export async function openEmbedded(dataDir: string): Promise<{ pglite: PGlite; r
     await release()
     throw error
   }
+}
+
+/** A copy of a freshly initialised cluster, taken by the process's first in-memory database. */
+let freshCluster: Promise<Blob> | undefined
+
+/**
+ * initdb costs 2–4 s; an in-memory database after the process's first starts from a copy of
+ * the first one as it was before anything was written to it, in a tenth of the time (the
+ * tests open hundreds).
+ */
+async function openInMemory(dataDir: string): Promise<PGlite> {
+  const copy = await freshCluster?.catch(() => undefined)
+  if (copy) return PGlite.create(dataDir, { startParams: START_PARAMS, loadDataDir: copy })
+  const pglite = await PGlite.create(dataDir, { startParams: START_PARAMS })
+  freshCluster ??= pglite.dumpDataDir('none')
+  await freshCluster.catch(() => (freshCluster = undefined))
+  return pglite
 }
 
 async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
