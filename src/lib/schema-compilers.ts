@@ -1,5 +1,5 @@
 import AjvCompiler from '@fastify/ajv-compiler'
-import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
+import fastJsonStringify, { type Schema } from 'fast-json-stringify'
 import type { FastifyServerOptions } from 'fastify'
 import { createHash } from 'node:crypto'
 
@@ -14,7 +14,6 @@ type SerializerFactory = NonNullable<CompilersFactory['buildSerializer']>
 const AJV_OPTIONS = { removeAdditional: false, useDefaults: true, allErrors: true, strictSchema: false } as const
 
 const ajv = AjvCompiler()
-const fastJsonStringify = SerializerSelector()
 
 /**
  * Compiling a route's schema checks every shared schema again, and most routes validate and
@@ -53,7 +52,36 @@ const buildValidator: ValidatorFactory = (externalSchemas) => {
   return (route) => (route.httpPart === 'body' ? body(route) : other(route))
 }
 
-const buildSerializer: SerializerFactory = (externalSchemas, options) =>
-  compiledOnce(externalSchemas, options, fastJsonStringify(externalSchemas, options))
+/**
+ * fast-json-stringify checks every shared schema it is given against the JSON Schema
+ * meta-schema, for every response it compiles: it is given only those the response refers to.
+ */
+const buildSerializer: SerializerFactory = (externalSchemas, options) => {
+  const shared = (externalSchemas ?? {}) as Record<string, Schema>
+  return compiledOnce(externalSchemas, options, ({ schema }: { schema?: unknown }) =>
+    fastJsonStringify(schema as Schema, { ...(options as object), schema: referencedBy(schema, shared) }),
+  )
+}
+
+/** The shared schemas a schema refers to (`"$ref": "Problem#"`), and those they refer to in turn. */
+function referencedBy(schema: unknown, shared: Record<string, Schema>): Record<string, Schema> {
+  const found: Record<string, Schema> = {}
+  const pending: unknown[] = [schema]
+  while (pending.length > 0) {
+    const node = pending.pop()
+    if (typeof node !== 'object' || node === null) continue
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') {
+        const id = value.split('#')[0] ?? ''
+        const target = shared[id]
+        if (target && !(id in found)) {
+          found[id] = target
+          pending.push(target)
+        }
+      } else pending.push(value)
+    }
+  }
+  return found
+}
 
 export const schemaCompilers: CompilersFactory = { buildValidator, buildSerializer }
