@@ -1,4 +1,4 @@
-import type { KeyRole } from '../lib/api-keys.js'
+import type { KeyRole } from '../lib/secrets.js'
 import type { Db } from './db.js'
 
 export interface NewApiKey {

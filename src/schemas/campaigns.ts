@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox'
+import type { ApiKey, Campaign } from '../generated/prisma/client.js'
 import { RULE_SET_IDS } from '../rules/index.js'
 import { FreeObject, Timestamp, Uuid } from './common.js'
 import { ref } from './ref.js'
@@ -106,3 +107,27 @@ export const ApiKeyListSchema = Type.Object(
   { data: Type.Array(ref(ApiKeySchema)) },
   { $id: 'ApiKeyList', additionalProperties: false },
 )
+
+export function campaignView(campaign: Campaign) {
+  return {
+    id: campaign.id,
+    name: campaign.name,
+    ruleset: campaign.ruleset,
+    settings: campaign.settings as Record<string, unknown>,
+    eventCount: Number(campaign.lastSeq),
+    createdAt: campaign.createdAt.toISOString(),
+    updatedAt: campaign.updatedAt.toISOString(),
+  }
+}
+
+export function apiKeyView(key: ApiKey) {
+  return {
+    id: key.id,
+    role: key.role as 'gm' | 'player',
+    label: key.label,
+    prefix: key.prefix,
+    characterIds: key.characterIds,
+    createdAt: key.createdAt.toISOString(),
+    revokedAt: key.revokedAt?.toISOString() ?? null,
+  }
+}

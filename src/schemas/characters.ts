@@ -1,7 +1,9 @@
 import Type, { type Static } from 'typebox'
-import { FreeObject, PageLimit, Timestamp, Uuid } from './common.js'
+import type { Character } from '../generated/prisma/client.js'
+import { findRuleSet } from '../rules/index.js'
+import { FreeObject, PageLimit, Timestamp, Uuid, type Audience } from './common.js'
 import { ref } from './ref.js'
-import { PendingDecisionsSchema } from './resolution.js'
+import { PendingDecisionsSchema, routed } from './resolution.js'
 
 export const CharacterSchema = Type.Object(
   {
@@ -18,6 +20,29 @@ export const CharacterSchema = Type.Object(
   },
   { $id: 'Character', additionalProperties: false },
 )
+
+/** A character as the API shows it to an audience: players see the sheet as they know it. */
+export function characterView(
+  character: Character,
+  campaign: { ruleset: string; settings: unknown },
+  audience: Audience,
+): Static<typeof CharacterSchema> {
+  const sheet = audience === 'players' ? (character.publicSheet ?? character.sheet) : character.sheet
+  const ruleSet = findRuleSet(campaign.ruleset)
+  const pending = ruleSet ? ruleSet.pendingOf(sheet, ruleSet.normalizeSettings(campaign.settings)) : []
+  return {
+    id: character.id,
+    campaignId: character.campaignId,
+    name: character.name,
+    ruleset: campaign.ruleset,
+    sheet: sheet as Record<string, unknown>,
+    pending: routed(character.campaignId, character.id, pending),
+    version: character.version,
+    createdAt: character.createdAt.toISOString(),
+    updatedAt: character.updatedAt.toISOString(),
+    archivedAt: character.archivedAt?.toISOString() ?? null,
+  }
+}
 
 export const CreateCharacterSchema = Type.Object(
   {

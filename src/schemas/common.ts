@@ -38,3 +38,10 @@ export const IdempotencyHeaders = Type.Object({
     }),
   ),
 })
+
+/**
+ * Who reads what the API shows: the GM, or players (player keys, and webhooks that did not opt
+ * in to GM-only events), who see neither GM-only events nor what they did to a sheet
+ * (docs/guides/hidden-rolls.md).
+ */
+export type Audience = 'gm' | 'players'

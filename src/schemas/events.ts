@@ -1,7 +1,9 @@
 import Type, { type Static } from 'typebox'
+import type { RollEvent } from '../generated/prisma/client.js'
 import { DieRollSchema } from '../rules/dice.js'
-import { FreeObject, PageLimit, SeqCursor, Timestamp, Uuid } from './common.js'
-import { FollowUpsSchema, PendingDecisionsSchema, UnusedFacesSchema } from './resolution.js'
+import type { FollowUp, PendingDecision } from '../rules/rule-set.js'
+import { FreeObject, PageLimit, SeqCursor, Timestamp, Uuid, type Audience } from './common.js'
+import { FollowUpsSchema, PendingDecisionsSchema, UnusedFacesSchema, routed } from './resolution.js'
 import { ref } from './ref.js'
 import { CharacterSchema } from './characters.js'
 
@@ -60,8 +62,75 @@ export const EventSchema = Type.Object(
   { ...eventFields, sheetBefore: SheetBefore, sheetAfter: SheetAfter },
   { $id: 'Event', additionalProperties: false },
 )
-/** An event as the API shows it: what `eventView` (src/services/views.ts) returns. */
+/** An event as the API shows it: what `eventView` returns. */
 export type Event = Static<typeof EventSchema>
+
+type Sheet = Record<string, unknown>
+
+/** How players see a public event recorded while the public sheet differs from the sheet (src/services/public-view.ts). */
+export interface PublicView {
+  sheetBefore: Sheet
+  sheetAfter: Sheet
+  pending: PendingDecision[]
+}
+
+/** The JSON an event's payload column holds. */
+export interface EventPayload {
+  /**
+   * The character's name when the event was recorded, written by `EventRepository.record`
+   * (events recorded before names were kept got theirs from migration 20261205000000).
+   */
+  characterName?: string | null
+  request: Event['request']
+  dice: Event['dice']
+  /** Provided faces the resolution did not use, in the order sent; absent from events recorded before they were kept. */
+  unusedFaces?: Event['unusedFaces']
+  outcome: Event['outcome']
+  summary: Event['summary']
+  /** Every decision left open; events written before decisions were listed hold one, or null. */
+  pending: PendingDecision[] | PendingDecision | null
+  /** Rolls the result calls for; absent from events written before follow-ups were named. */
+  followUps?: FollowUp[]
+  sheetBefore: Record<string, unknown> | null
+  sheetAfter: Record<string, unknown>
+  /** Campaign settings the event was resolved with, so an audit replays it exactly. */
+  settings?: unknown
+  /** How players see this public event, when GM-only events made their sheet differ. */
+  publicView?: PublicView
+}
+
+/** Players are never shown a GM-only event: the callers leave those out before asking for a view. */
+export function eventView(event: RollEvent, audience: Audience): Event {
+  const payload = event.payload as unknown as EventPayload
+  const shown = audience === 'players' ? payload.publicView : undefined
+  return {
+    id: event.id,
+    seq: Number(event.seq),
+    campaignId: event.campaignId,
+    characterId: event.characterId,
+    characterName: payload.characterName ?? null,
+    type: event.type,
+    ruleset: event.ruleset,
+    visibility: event.visibility as Visibility,
+    actor: event.actor as Actor,
+    occurredAt: event.occurredAt.toISOString(),
+    causationId: event.causationId,
+    request: payload.request,
+    dice: payload.dice,
+    unusedFaces: payload.unusedFaces ?? [],
+    outcome: payload.outcome,
+    summary: payload.summary,
+    pending: routed(event.campaignId, event.characterId, pendingList(shown ? shown.pending : payload.pending)),
+    followUps: routed(event.campaignId, event.characterId, payload.followUps ?? []),
+    sheetBefore: shown ? shown.sheetBefore : payload.sheetBefore,
+    sheetAfter: shown ? shown.sheetAfter : payload.sheetAfter,
+  }
+}
+
+/** Events written before decisions were listed hold one decision or null. */
+export function pendingList(pending: EventPayload['pending']): PendingDecision[] {
+  return Array.isArray(pending) ? pending : pending === null ? [] : [pending]
+}
 
 /** How much of the sheets a history page carries (`sheets=`). */
 export const SheetsOption = Type.Enum(['full', 'none'], {

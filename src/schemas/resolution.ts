@@ -59,6 +59,19 @@ export const FollowUpSchema = Type.Object(
 const FOLLOW_UPS_DESCRIPTION = 'Rolls the result calls for by a trigger of the rules; empty when none.'
 export const FollowUpsSchema = Type.Array(ref(FollowUpSchema), { description: FOLLOW_UPS_DESCRIPTION })
 
+/** Where an action on the character is made: the route a decision or a follow-up names. */
+const actionRoute = (campaignId: string, characterId: string | null, action: string) =>
+  `/v1/campaigns/${campaignId}/characters/${characterId}/${action}`
+
+/** Each decision or follow-up with the route of its action, as `PendingDecisionsSchema` and `FollowUpsSchema` show them. */
+export function routed<T extends { action: string }>(
+  campaignId: string,
+  characterId: string | null,
+  items: readonly T[],
+) {
+  return items.map((item) => ({ ...item, route: actionRoute(campaignId, characterId, item.action) }))
+}
+
 export const UnusedFacesSchema = Type.Array(Type.Integer({ minimum: 1, maximum: 100 }), {
   description:
     'Provided faces the resolution did not use, in the order sent (empty when every face was used): a VTT may roll before it knows what the rules will ask for, such as a d100 for a stress check that turns out to be avoided. They change nothing; `dice` holds every face used.',

@@ -1,12 +1,12 @@
 import { isDeepStrictEqual } from 'node:util'
 import { NotFoundError } from '../errors.js'
 import { mergePatch } from '../lib/merge-patch.js'
-import type { Principal } from '../plugins/app/auth.js'
+import type { Principal } from './context.js'
 import type { Store } from '../repositories/index.js'
 import { findAction } from '../rules/index.js'
 import { resolveAction } from '../rules/rule-set.js'
 import { ruleSetOfCampaign } from './campaign-rules.js'
-import type { EventPayload } from './views.js'
+import type { EventPayload } from '../schemas/events.js'
 
 interface Divergence {
   seq: number

@@ -1,13 +1,13 @@
 import { ConflictError, InvalidFieldError, NotFoundError, UnprocessableError } from '../errors.js'
 import type { Prisma } from '../generated/prisma/client.js'
-import { mintKey } from '../lib/api-keys.js'
+import { mintKey } from '../lib/secrets.js'
 import { newId } from '../lib/ids.js'
 import type { Store } from '../repositories/index.js'
 import { RuleError } from '../rules/errors.js'
 import { findRuleSet } from '../rules/index.js'
 import type { CreateCampaign, MintKey, UpdateCampaign } from '../schemas/campaigns.js'
 import type { ServiceContext } from './context.js'
-import { apiKeyView, campaignView } from './views.js'
+import { apiKeyView, campaignView } from '../schemas/campaigns.js'
 
 function ruleSetOf(id: string) {
   const ruleSet = findRuleSet(id)

@@ -1,14 +1,13 @@
 import { NotFoundError, PreconditionFailedError } from '../errors.js'
 import { newId } from '../lib/ids.js'
 import { mergePatch } from '../lib/merge-patch.js'
-import type { Principal } from '../plugins/app/auth.js'
 import type { CreateCharacter, PatchCharacter } from '../schemas/characters.js'
 import { sheetWithSettings } from './campaign-rules.js'
-import type { ServiceContext } from './context.js'
+import type { Principal, ServiceContext } from './context.js'
 import { pageOf, pageSize } from './pagination.js'
 import { lockCharacter, type Command } from './pipeline.js'
 import { audienceOf } from './public-view.js'
-import { characterView } from './views.js'
+import { characterView } from '../schemas/characters.js'
 
 /** Adds a character: its sheet validated against the campaign's rule set, defaults filled in. */
 export function createCommand(principal: Principal, body: CreateCharacter): Command {

@@ -1,5 +1,5 @@
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../errors.js'
-import type { Principal } from '../plugins/app/auth.js'
+import type { Principal } from './context.js'
 import type { Visibility } from '../schemas/events.js'
 import type { Repositories } from '../repositories/index.js'
 import type { DiceRequest } from '../rules/dice.js'
@@ -10,7 +10,7 @@ import { resolveAction, type RuleAction, type RuleSet } from '../rules/rule-set.
 import { ruleSetOfCampaign } from './campaign-rules.js'
 import { lockCharacter, type Command, type Decision, type Locked } from './pipeline.js'
 import { audienceOf } from './public-view.js'
-import { pendingList, type EventPayload } from './views.js'
+import { pendingList, type EventPayload } from '../schemas/events.js'
 
 export interface ActionBody {
   /** On the decision route: which of the event's open decisions to settle (the first by default). */

@@ -4,7 +4,8 @@ import type { LockedCharacter } from '../repositories/characters.js'
 import type { Actor, Visibility } from '../schemas/events.js'
 import type { Repositories } from '../repositories/index.js'
 import { audienceOf, publicSideOf } from './public-view.js'
-import { characterView, eventView, type EventPayload } from './views.js'
+import { characterView } from '../schemas/characters.js'
+import { eventView, type EventPayload } from '../schemas/events.js'
 
 export interface Change {
   campaign: { id: string; ruleset: string; settings: unknown }

@@ -1,9 +1,8 @@
 import { ConflictError, NotFoundError } from '../errors.js'
-import type { Principal } from '../plugins/app/auth.js'
 import type { Metrics } from '../plugins/app/metrics.js'
 import type { LockedCharacter } from '../repositories/characters.js'
 import type { Repositories } from '../repositories/index.js'
-import { actorOf, type ServiceContext } from './context.js'
+import { actorOf, type Principal, type ServiceContext } from './context.js'
 import { recordChange, type Change, type Recorded } from './event-log.js'
 import { idempotent, type Once } from './idempotency.js'
 

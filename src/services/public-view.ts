@@ -1,10 +1,10 @@
 import { isDeepStrictEqual } from 'node:util'
 import { rebase } from '../lib/rebase.js'
-import type { Principal } from '../plugins/app/auth.js'
+import type { Principal } from './context.js'
 import { RuleError } from '../rules/errors.js'
 import { findRuleSet } from '../rules/index.js'
-import type { PendingDecision } from '../rules/rule-set.js'
-import type { Visibility } from '../schemas/events.js'
+import type { Audience } from '../schemas/common.js'
+import type { PublicView, Visibility } from '../schemas/events.js'
 
 /**
  * What players see of GM-only rolls (docs/guides/hidden-rolls.md). GM keys see everything;
@@ -20,20 +20,11 @@ import type { Visibility } from '../schemas/events.js'
  * shown as recorded. The public side is worked out once, when an event is written, and stored
  * beside it, so every reader shows the same thing at no cost.
  */
-export type Audience = 'gm' | 'players'
-
 export function audienceOf(who: { role: Principal['role'] | 'admin' }): Audience {
   return who.role === 'player' ? 'players' : 'gm'
 }
 
 type Sheet = Record<string, unknown>
-
-/** How players see a public event recorded while the public sheet differs from the sheet. */
-export interface PublicView {
-  sheetBefore: Sheet
-  sheetAfter: Sheet
-  pending: PendingDecision[]
-}
 
 export interface PublicSide {
   /** The sheet players see after the event, or null when they see the sheet itself. */

@@ -1,7 +1,7 @@
 import { ConflictError, InvalidFieldError, NotFoundError } from '../errors.js'
 import type { WebhookAttempt, WebhookEndpoint } from '../generated/prisma/client.js'
 import { newId } from '../lib/ids.js'
-import type { Principal } from '../plugins/app/auth.js'
+import type { Principal } from './context.js'
 import type { Store } from '../repositories/index.js'
 import type { DeliveryFilter, WebhookDeliveryRow } from '../repositories/webhooks.js'
 import { findRuleSet } from '../rules/index.js'

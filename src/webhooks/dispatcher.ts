@@ -9,7 +9,7 @@ import {
   type DeliveryToSend,
   type SendingEndpoint,
 } from '../repositories/webhooks.js'
-import { eventView } from '../services/views.js'
+import { eventView } from '../schemas/events.js'
 import packageJson from '../../package.json' with { type: 'json' }
 import { parseRetrySchedule, retryDelay } from './backoff.js'
 import { createAgents, isSuccess, postWebhook, type AttemptOutcome } from './http-client.js'

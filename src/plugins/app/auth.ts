@@ -1,18 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { timingSafeEqual } from 'node:crypto'
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../errors.js'
-import { hashKey, type KeyRole } from '../../lib/api-keys.js'
+import { hashKey, sameSecret, type KeyRole } from '../../lib/secrets.js'
+import type { Principal } from '../../services/context.js'
 
 /** Who may call a route: anyone with the admin token (when one is set), a campaign's GM key, or any of its keys. */
 type Access = 'admin' | 'gm' | 'member'
-
-export interface Principal {
-  keyId: string
-  role: KeyRole
-  characterIds: string[]
-  campaign: { id: string; name: string; ruleset: string; settings: unknown }
-}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -29,13 +22,6 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization
   const match = header?.match(/^Bearer\s+(\S+)\s*$/i)
   return match?.[1]
-}
-
-/** Compares secrets in constant time, so a wrong guess tells nothing about how close it was. */
-export function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given)
-  const b = Buffer.from(expected)
-  return a.length === b.length && timingSafeEqual(a, b)
 }
 
 export default fp<{ adminToken?: string | undefined }>(

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { STATUS_CODES } from 'node:http'
-import { isDatabaseUnavailable } from '../../db/errors.js'
+import { isDatabaseUnavailable } from '../../db/unavailable.js'
 import { InvalidFieldError } from '../../errors.js'
 import { explainIssues, type SchemaIssue } from '../../lib/schema-issues.js'
 import { DiceNeededError } from '../../rules/dice.js'

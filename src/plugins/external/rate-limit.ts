@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { TooManyRequestsError } from '../../errors.js'
-import { hashKey } from '../../lib/api-keys.js'
+import { hashKey } from '../../lib/secrets.js'
 import { bearerToken } from '../app/auth.js'
 
 interface RateLimitPluginOptions {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { UnauthorizedError } from '../../errors.js'
-import { bearerToken, sameSecret } from '../../plugins/app/auth.js'
+import { sameSecret } from '../../lib/secrets.js'
+import { bearerToken } from '../../plugins/app/auth.js'
 
 /**
  * `GET /metrics` for Prometheus, with `Authorization: Bearer <METRICS_TOKEN>`. Without a token

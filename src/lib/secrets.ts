@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the type below is derived from it
 const KeyRoles = ['gm', 'player'] as const
@@ -29,4 +29,11 @@ export function hashKey(secret: string): string {
 export function mintTicket(): { secret: string; hash: string } {
   const secret = `nrv_st_${randomBytes(32).toString('base64url')}`
   return { secret, hash: hashKey(secret) }
+}
+
+/** Compares secrets in constant time, so a wrong guess tells nothing about how close it was. */
+export function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given)
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
 }

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { openDatabase } from '../../src/db/database.js'
-import { isDatabaseUnavailable } from '../../src/db/errors.js'
+import { isDatabaseUnavailable } from '../../src/db/unavailable.js'
 import { createCampaign, createCharacter, PROBLEM } from '../helpers/api.js'
 import { buildTestApp } from '../helpers/build-app.js'
 import { freshDatabaseUrl, TEST_DATABASE_URL } from '../helpers/database.js'
