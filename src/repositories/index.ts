@@ -7,7 +7,7 @@ import { EventPageRepository } from './event-pages.js'
 import { EventRepository } from './events.js'
 import { IdempotencyRepository } from './idempotency.js'
 import { StreamTicketRepository } from './stream-tickets.js'
-import { WebhookRepository } from './webhooks.js'
+import { WebhookRepository } from '../webhooks/repository.js'
 
 export interface Repositories {
   campaigns: CampaignRepository

@@ -32,7 +32,7 @@ import {
   WebhookEndpointSchema,
   WebhookPayloadSchema,
   WebhookReplaySchema,
-} from './webhooks.js'
+} from '../webhooks/schemas.js'
 
 const RULE_SET_SCHEMAS: TSchema[] = RULE_SETS.flatMap((ruleSet) => [
   sheetSchema(ruleSet.sheet),

@@ -3,12 +3,7 @@ import type { Config } from '../config.js'
 import type { RollEvent } from '../generated/prisma/client.js'
 import { newId } from '../lib/ids.js'
 import type { Store } from '../repositories/index.js'
-import {
-  PING_EVENT_TYPE,
-  type ClaimedDelivery,
-  type DeliveryToSend,
-  type SendingEndpoint,
-} from '../repositories/webhooks.js'
+import { PING_EVENT_TYPE, type ClaimedDelivery, type DeliveryToSend, type SendingEndpoint } from './repository.js'
 import { eventView } from '../schemas/events.js'
 import packageJson from '../../package.json' with { type: 'json' }
 import { parseRetrySchedule, retryDelay } from './backoff.js'

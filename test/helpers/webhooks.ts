@@ -7,7 +7,7 @@ import type {
   CreatedWebhookEndpointSchema,
   WebhookDeliverySchema,
   WebhookEndpointSchema,
-} from '../../src/schemas/webhooks.js'
+} from '../../src/webhooks/schemas.js'
 import { createCampaign, createCharacter, type Auth } from './api.js'
 import { act, created, type CommandResult } from './commands.js'
 

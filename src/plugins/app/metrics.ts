@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
-import type { WebhookRepository } from '../../repositories/webhooks.js'
+import type { WebhookRepository } from '../../webhooks/repository.js'
 
 export interface Metrics {
   readonly enabled: boolean

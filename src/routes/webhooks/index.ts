@@ -16,7 +16,7 @@ import {
   WebhookEndpointSchema,
   WebhookParams,
   WebhookReplaySchema,
-} from '../../schemas/webhooks.js'
+} from '../../webhooks/schemas.js'
 import {
   createEndpoint,
   deleteEndpoint,
@@ -32,7 +32,7 @@ import {
   sendTestPing,
   updateEndpoint,
   type WebhookContext,
-} from '../../services/webhooks.js'
+} from '../../webhooks/endpoints.js'
 import { webhookUrl } from '../locations.js'
 
 const security = [{ bearerAuth: [] }]

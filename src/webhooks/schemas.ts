@@ -1,6 +1,8 @@
 import Type, { type Static } from 'typebox'
-import { PageLimit, SeqCursor, Timestamp, Uuid } from './common.js'
-import { ref } from './ref.js'
+import type { WebhookAttempt, WebhookEndpoint } from '../generated/prisma/client.js'
+import type { WebhookDeliveryRow } from './repository.js'
+import { PageLimit, SeqCursor, Timestamp, Uuid } from '../schemas/common.js'
+import { ref } from '../schemas/ref.js'
 
 const EXAMPLE_URL = 'https://example.com/hooks/nerve'
 
@@ -229,3 +231,53 @@ export const WebhookDeliveryParams = Type.Object({
   webhookId: Uuid('The webhook endpoint.'),
   deliveryId: Uuid('The delivery.'),
 })
+
+/** What the API shows of endpoints, deliveries and their attempts: never a secret. */
+export function endpointView(endpoint: WebhookEndpoint, now = new Date()) {
+  return {
+    id: endpoint.id,
+    campaignId: endpoint.campaignId,
+    url: endpoint.url,
+    description: endpoint.description,
+    eventTypes: endpoint.eventTypes,
+    includeGmEvents: endpoint.includeGmEvents,
+    enabled: endpoint.enabled,
+    disabledReason: endpoint.disabledReason,
+    failingSince: endpoint.failingSince?.toISOString() ?? null,
+    pausedUntil: endpoint.pausedUntil && endpoint.pausedUntil > now ? endpoint.pausedUntil.toISOString() : null,
+    previousSecretExpiresAt:
+      endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now
+        ? endpoint.previousSecretExpiresAt.toISOString()
+        : null,
+    createdAt: endpoint.createdAt.toISOString(),
+    updatedAt: endpoint.updatedAt.toISOString(),
+  }
+}
+
+function attemptView(attempt: WebhookAttempt) {
+  return {
+    id: attempt.id,
+    attemptedAt: attempt.attemptedAt.toISOString(),
+    statusCode: attempt.statusCode,
+    latencyMs: attempt.latencyMs,
+    error: attempt.error,
+    responseExcerpt: attempt.responseExcerpt,
+  }
+}
+
+export function deliveryView(delivery: WebhookDeliveryRow) {
+  const open = delivery.status === 'pending' || delivery.status === 'delivering'
+  return {
+    id: delivery.id,
+    endpointId: delivery.endpointId,
+    eventId: delivery.eventId,
+    eventSeq: delivery.eventSeq === null ? null : Number(delivery.eventSeq),
+    eventType: delivery.eventType,
+    status: delivery.status as 'pending' | 'delivering' | 'delivered' | 'failed',
+    attemptCount: delivery.attemptCount,
+    nextAttemptAt: open ? delivery.nextAttemptAt.toISOString() : null,
+    deliveredAt: delivery.deliveredAt?.toISOString() ?? null,
+    createdAt: delivery.createdAt.toISOString(),
+    attempts: delivery.attempts.map(attemptView),
+  }
+}

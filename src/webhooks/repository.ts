@@ -1,5 +1,5 @@
 import type { Prisma, RollEvent } from '../generated/prisma/client.js'
-import type { Db } from './db.js'
+import type { Db } from '../repositories/db.js'
 
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the type below is derived from it
 const DeliveryStatuses = ['pending', 'delivering', 'delivered', 'failed'] as const

@@ -1,20 +1,21 @@
 import { ConflictError, InvalidFieldError, NotFoundError } from '../errors.js'
-import type { WebhookAttempt, WebhookEndpoint } from '../generated/prisma/client.js'
 import { newId } from '../lib/ids.js'
-import type { Principal } from './context.js'
+import type { Principal } from '../services/context.js'
 import type { Store } from '../repositories/index.js'
-import type { DeliveryFilter, WebhookDeliveryRow } from '../repositories/webhooks.js'
+import type { DeliveryFilter } from './repository.js'
 import { findRuleSet } from '../rules/index.js'
-import { pageOf, pageSize } from './pagination.js'
+import { pageOf, pageSize } from '../services/pagination.js'
 import {
   DEFAULT_GRACE_PERIOD_SECONDS,
+  deliveryView,
+  endpointView,
   type CreateWebhookEndpoint,
   type ReplayWebhook,
   type RotateWebhookSecret,
   type UpdateWebhookEndpoint,
-} from '../schemas/webhooks.js'
-import { checkWebhookUrl } from '../webhooks/address-guard.js'
-import { generateSecret } from '../webhooks/signing.js'
+} from './schemas.js'
+import { checkWebhookUrl } from './address-guard.js'
+import { generateSecret } from './signing.js'
 
 export interface WebhookContext {
   store: Store
@@ -26,55 +27,6 @@ export interface WebhookContext {
 
 /** Events every campaign records, whatever its rule set. */
 const CHARACTER_EVENT_TYPES = ['character.created', 'character.updated', 'character.archived', 'revert']
-
-function endpointView(endpoint: WebhookEndpoint, now = new Date()) {
-  return {
-    id: endpoint.id,
-    campaignId: endpoint.campaignId,
-    url: endpoint.url,
-    description: endpoint.description,
-    eventTypes: endpoint.eventTypes,
-    includeGmEvents: endpoint.includeGmEvents,
-    enabled: endpoint.enabled,
-    disabledReason: endpoint.disabledReason,
-    failingSince: endpoint.failingSince?.toISOString() ?? null,
-    pausedUntil: endpoint.pausedUntil && endpoint.pausedUntil > now ? endpoint.pausedUntil.toISOString() : null,
-    previousSecretExpiresAt:
-      endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now
-        ? endpoint.previousSecretExpiresAt.toISOString()
-        : null,
-    createdAt: endpoint.createdAt.toISOString(),
-    updatedAt: endpoint.updatedAt.toISOString(),
-  }
-}
-
-function attemptView(attempt: WebhookAttempt) {
-  return {
-    id: attempt.id,
-    attemptedAt: attempt.attemptedAt.toISOString(),
-    statusCode: attempt.statusCode,
-    latencyMs: attempt.latencyMs,
-    error: attempt.error,
-    responseExcerpt: attempt.responseExcerpt,
-  }
-}
-
-function deliveryView(delivery: WebhookDeliveryRow) {
-  const open = delivery.status === 'pending' || delivery.status === 'delivering'
-  return {
-    id: delivery.id,
-    endpointId: delivery.endpointId,
-    eventId: delivery.eventId,
-    eventSeq: delivery.eventSeq === null ? null : Number(delivery.eventSeq),
-    eventType: delivery.eventType,
-    status: delivery.status as 'pending' | 'delivering' | 'delivered' | 'failed',
-    attemptCount: delivery.attemptCount,
-    nextAttemptAt: open ? delivery.nextAttemptAt.toISOString() : null,
-    deliveredAt: delivery.deliveredAt?.toISOString() ?? null,
-    createdAt: delivery.createdAt.toISOString(),
-    attempts: delivery.attempts.map(attemptView),
-  }
-}
 
 async function checkedUrl(context: WebhookContext, url: string): Promise<string> {
   const refused = await checkWebhookUrl(url, context.allowPrivate)
