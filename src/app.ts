@@ -11,6 +11,7 @@ import metrics from './plugins/app/metrics.js'
 import store from './plugins/app/store.js'
 import webhookDispatcher from './plugins/app/webhook-dispatcher.js'
 import problemDetails, { problemFor, sendProblem } from './plugins/app/problem-details.js'
+import routeAccessDefaults from './plugins/app/route-access.js'
 import crossOrigin from './plugins/external/cors.js'
 import rateLimits from './plugins/external/rate-limit.js'
 import openApi from './plugins/external/swagger.js'
@@ -74,6 +75,7 @@ export async function buildApp(config: Config, options: AppOptions = {}) {
 
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema)
 
+  await app.register(routeAccessDefaults)
   await app.register(problemDetails)
   await app.register(jsonBody)
   // First of the onRequest hooks: a preflight is answered before any limit or key check, and a

@@ -4,15 +4,7 @@ import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../errors.j
 import { hashKey, sameSecret, type KeyRole } from '../../lib/secrets.js'
 import type { Principal } from '../../services/context.js'
 
-/** Who may call a route: anyone with the admin token (when one is set), a campaign's GM key, or any of its keys. */
-type Access = 'admin' | 'gm' | 'member'
-
 declare module 'fastify' {
-  interface FastifyContextConfig {
-    access?: Access
-    /** The route also opens to `?ticket=`, a stream ticket minted by a key (the event stream only). */
-    streamTicket?: boolean
-  }
   interface FastifyRequest {
     principal: Principal
   }

@@ -8,6 +8,7 @@ import { commandBodySchema, pascalCase } from '../../schemas/resolution.js'
 import { actionCommand } from '../../services/commands.js'
 import { runCommand } from '../../services/pipeline.js'
 import { onceFor, replyCreated } from '../command-reply.js'
+import { routeAccess } from '../../plugins/app/route-access.js'
 
 const RULE_SET_TAGS: Record<string, string> = {
   'shock-meters': 'Shock meters',
@@ -17,6 +18,7 @@ const RULE_SET_TAGS: Record<string, string> = {
 
 /** One route per action of every rule set, on a stored character: resolve, save, record — in one transaction. */
 const actionRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  routeAccess(app, 'member')
   const context = { store: app.store, feed: app.eventFeed, metrics: app.metrics }
   for (const ruleSet of RULE_SETS) {
     for (const action of ruleSet.actions) {
@@ -26,13 +28,12 @@ const actionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         `/v1/campaigns/:campaignId/characters/:characterId/${action.name}`,
         {
           links: { 201: COMMAND_LINKS },
-          config: { access: action.actor === 'gm' ? 'gm' : 'member' },
+          ...(action.actor === 'gm' ? { config: { access: 'gm' as const } } : {}),
           schema: {
             tags: [RULE_SET_TAGS[ruleSet.id] ?? ruleSet.title],
             operationId: `perform${pascalCase(action.name)}`,
             summary: action.summary,
             description: `${action.description}\n\nOn a stored character of a \`${ruleSet.id}\` campaign${action.actor === 'gm' ? ' (GM only)' : ''}: locks the character, resolves against its sheet, saves the new sheet and appends the event, all in one transaction. Send an \`Idempotency-Key\` to make retries safe.`,
-            security: [{ bearerAuth: [] }],
             params: CharacterParams,
             headers: IdempotencyHeaders,
             body: ref(body),

@@ -23,12 +23,10 @@ import {
   updateCampaign,
 } from '../../services/campaigns.js'
 import { campaignUrl, keyUrl } from '../locations.js'
-
-const security = [{ bearerAuth: [] }]
-/** No credentials, or the admin token: which one depends on whether the operator set `ADMIN_TOKEN`. */
-const adminSecurity: Record<string, string[]>[] = [{}, { bearerAuth: [] }]
+import { routeAccess } from '../../plugins/app/route-access.js'
 
 const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  routeAccess(app, 'gm')
   const context = { store: app.store, feed: app.eventFeed }
   app.post(
     '/v1/campaigns',
@@ -41,7 +39,6 @@ const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Create a campaign',
         description:
           'Creates a campaign of one rule set and returns it with its GM key. **The key is shown only this once**: copy it, then use "Authorize" with it. No credentials are needed unless the operator set `ADMIN_TOKEN`; then send that admin token as the bearer token here (not a campaign key), or get 401.',
-        security: adminSecurity,
         body: ref(CreateCampaignSchema),
         response: {
           201: created(CreatedCampaignSchema, 'The campaign and its GM key (shown once).', 'the campaign'),
@@ -64,7 +61,6 @@ const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getCampaign',
         summary: 'Get the campaign',
         description: 'The campaign this key belongs to: name, rule set, settings and how many events it has.',
-        security,
         params: CampaignParams,
         response: { 200: ref(CampaignSchema, { description: 'The campaign.' }), ...problems(401, 404) },
       },
@@ -75,14 +71,12 @@ const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/v1/campaigns/:campaignId',
     {
-      config: { access: 'gm' },
       schema: {
         tags: ['Campaigns'],
         operationId: 'updateCampaign',
         summary: 'Rename the campaign or change its settings',
         description:
           'GM only. Settings are validated against the rule set’s settings schema; anything left out takes its default. Settings that a character’s sheet already exceeds (say, a top stage below an emotion’s current stage) are refused with 409: edit the sheet first.',
-        security,
         params: CampaignParams,
         body: ref(UpdateCampaignSchema),
         response: {
@@ -97,14 +91,12 @@ const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/v1/campaigns/:campaignId',
     {
-      config: { access: 'gm' },
       schema: {
         tags: ['Campaigns'],
         operationId: 'deleteCampaign',
         summary: 'Close the campaign',
         description:
           'GM only. The campaign and every key of it stop answering (404 / 401), and its open event streams end within a second. Its append-only history is kept in the database.',
-        security,
         params: CampaignParams,
         response: { 204: Type.Null({ description: 'Closed.' }), ...problems(401, 403, 404) },
       },
@@ -118,14 +110,12 @@ const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/v1/campaigns/:campaignId/keys',
     {
-      config: { access: 'gm' },
       schema: {
         tags: ['Keys'],
         operationId: 'listKeys',
         summary: 'List the campaign’s keys',
         description:
           'GM only. Every key with its prefix, role, characters and whether it is revoked. Secrets are never shown again.',
-        security,
         params: CampaignParams,
         response: {
           200: ref(ApiKeyListSchema, { description: 'Every key of the campaign, without secrets.' }),
@@ -140,14 +130,12 @@ const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/v1/campaigns/:campaignId/keys',
     {
       links: { 201: MINTED_KEY_LINKS },
-      config: { access: 'gm' },
       schema: {
         tags: ['Keys'],
         operationId: 'mintPlayerKey',
         summary: 'Mint a player key',
         description:
           'GM only. A player key reads the campaign’s public data and acts for the characters it is bound to. **The key is shown only this once.**',
-        security,
         params: CampaignParams,
         body: ref(MintKeySchema),
         response: {
@@ -165,14 +153,12 @@ const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/v1/campaigns/:campaignId/keys/:keyId',
     {
-      config: { access: 'gm' },
       schema: {
         tags: ['Keys'],
         operationId: 'revokeKey',
         summary: 'Revoke a key',
         description:
           'GM only. The key stops working at once, and its open event streams end within a second. Revoking twice is harmless.',
-        security,
         params: Type.Object({ campaignId: Uuid('The campaign.'), keyId: Uuid('The key to revoke.') }),
         response: { 200: ref(ApiKeySchema, { description: 'The key, now revoked.' }), ...problems(401, 403, 404) },
       },

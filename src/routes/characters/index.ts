@@ -18,24 +18,22 @@ import { revertCommand } from '../../services/commands.js'
 import { runCommand } from '../../services/pipeline.js'
 import { onceFor, replyCreated } from '../command-reply.js'
 import { characterUrl } from '../locations.js'
-
-const security = [{ bearerAuth: [] }]
+import { routeAccess } from '../../plugins/app/route-access.js'
 
 const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  routeAccess(app, 'gm')
   const context = { store: app.store, feed: app.eventFeed, metrics: app.metrics }
 
   app.post(
     '/v1/campaigns/:campaignId/characters',
     {
       links: { 201: CREATED_CHARACTER_LINKS },
-      config: { access: 'gm' },
       schema: {
         tags: ['Characters'],
         operationId: 'createCharacter',
         summary: 'Create a character',
         description:
           'GM only. The sheet is validated against the campaign’s rule set; anything left out takes its default and derived values are computed. Recorded as a `character.created` event.',
-        security,
         params: CampaignParams,
         headers: IdempotencyHeaders,
         body: ref(CreateCharacterSchema),
@@ -69,7 +67,6 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'List the characters',
         description:
           'In creation order, a page at a time: pass `nextCursor` as `after` for the next page. A player key gets each sheet as players see it (without what GM-only events did).',
-        security,
         params: CampaignParams,
         querystring: CharacterListQuery,
         response: {
@@ -92,7 +89,6 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Get a character',
         description:
           'The character and its sheet. The `ETag` header is its version: send it back as `If-Match` when editing. A player key gets the sheet players see: what GM-only events did to it is left out (docs/guides/hidden-rolls.md), while `version` still counts every event.',
-        security,
         params: CharacterParams,
         response: {
           200: ref(CharacterSchema, { description: 'The character; the `ETag` header is its version.' }),
@@ -110,14 +106,12 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/v1/campaigns/:campaignId/characters/:characterId',
     {
       links: { 200: COMMAND_LINKS },
-      config: { access: 'gm' },
       schema: {
         tags: ['Characters'],
         operationId: 'patchCharacter',
         summary: 'Edit a character',
         description:
           'GM only. Renames the character and/or merges a JSON merge patch into its sheet; the result is validated and derived values recomputed. With `If-Match: "<version>"` the edit is refused (412) if someone changed the character since. Recorded as a `character.updated` event with the sheet before and after. While GM-only events keep part of the sheet from players, the fields the patch names are shown to them as they now are: send a field with its current value to reveal it.',
-        security,
         params: CharacterParams,
         headers: Type.Object({
           'if-match': Type.Optional(
@@ -144,14 +138,12 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/v1/campaigns/:campaignId/characters/:characterId',
     {
-      config: { access: 'gm' },
       schema: {
         tags: ['Characters'],
         operationId: 'archiveCharacter',
         summary: 'Archive a character',
         description:
           'GM only. The character leaves the list and takes no more rolls; its history stays. Recorded as a `character.archived` event, which a revert can undo.',
-        security,
         params: CharacterParams,
         response: {
           200: ref(CommandResultSchema, { description: 'The event recorded and the character after it.' }),
@@ -173,14 +165,12 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/v1/campaigns/:campaignId/characters/:characterId/revert',
     {
       links: { 201: COMMAND_LINKS },
-      config: { access: 'gm' },
       schema: {
         tags: ['Characters'],
         operationId: 'revertLatestEvent',
         summary: 'Undo the character’s latest event',
         description:
           'GM only. Appends a `revert` event that puts the whole sheet back as it was before the named event — notches, derived abilities, burn-out, conditions, pending decisions. When that reopens a decision (reverting its settlement, say), the revert’s `pending` shows it, as the roll that left it open did, and either event settles it. Only the character’s latest event can be reverted (409 otherwise); the history itself is never changed.',
-        security,
         params: CharacterParams,
         headers: IdempotencyHeaders,
         body: Type.Object(
@@ -209,14 +199,12 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/v1/campaigns/:campaignId/characters/:characterId/audit',
     {
-      config: { access: 'gm' },
       schema: {
         tags: ['Characters'],
         operationId: 'auditCharacter',
         summary: 'Check the sheet against its history',
         description:
           'GM only. Rebuilds the sheet from the character’s events alone — re-resolving every roll with the dice it recorded — and reports whether it matches the stored sheet, or the first event where they part.',
-        security,
         params: CharacterParams,
         response: {
           200: ref(AuditReportSchema, {

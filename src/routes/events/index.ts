@@ -20,9 +20,8 @@ import { runCommand } from '../../services/pipeline.js'
 import { mintStreamTicket } from '../../services/stream-tickets.js'
 import type { Event } from '../../schemas/events.js'
 import { onceFor, replyCreated } from '../command-reply.js'
+import { routeAccess } from '../../plugins/app/route-access.js'
 
-const security = [{ bearerAuth: [] }]
-const streamSecurity: Record<string, string[]>[] = [{ bearerAuth: [] }, { streamTicket: [] }]
 /** The data of a stream's last message, by its event name. */
 const endings = { revoked: { reason: 'key revoked' }, closed: { reason: 'campaign closed' } } as const
 const EventParams = Type.Object({ campaignId: Uuid('The campaign.'), eventId: Uuid('The event.') })
@@ -50,6 +49,7 @@ const DecisionBodySchema = Type.Object(
 )
 
 const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  routeAccess(app, 'member')
   const context = { store: app.store, feed: app.eventFeed, metrics: app.metrics }
   const openStreams = new Set<AbortController>()
   // Streams never end on their own: close them so shutdown is not held up by listeners.
@@ -61,14 +61,12 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/v1/campaigns/:campaignId/events',
     {
-      config: { access: 'member' },
       schema: {
         tags: ['History'],
         operationId: 'listEvents',
         summary: 'Read the campaign’s history',
         description:
           'Every event in sequence order, a page at a time (`after` = the last `seq` you have). Filter by character and type. Player keys see public events only, with the sheets and decisions players see: what GM-only events did is left out (docs/guides/hidden-rolls.md); the gaps they leave in `seq` stay.\n\n`sheets=none` leaves `sheetBefore` and `sheetAfter` out of every event: a page is then about a third of the bytes (100 events of a typical campaign: 96 KB instead of 330 KB) and quicker to read. Use it to list or sync the history, and get one event or the character when you need a sheet. Example: `limit=100&sheets=none` (the default, `sheets=full`, keeps the sheets).',
-        security,
         params: CampaignParams,
         querystring: EventListQuery,
         response: {
@@ -86,14 +84,12 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v1/campaigns/:campaignId/events/stream-tickets',
     {
-      config: { access: 'member' },
       schema: {
         tags: ['History'],
         operationId: 'mintStreamTicket',
         summary: 'Mint a ticket to open the event stream from a browser',
         description:
           'A browser’s `EventSource` cannot send `Authorization`, and a key in a URL would end up in browser history and server logs. Mint a ticket with the key instead, then open `new EventSource(url)` with the `url` returned: the stream then runs as this key (a player key’s ticket sees what the player sees), and ends like the key’s own stream when the key is revoked or the campaign closed. A ticket opens **one** stream, **once**, within **60 s**: a second use, a late use, or a use after the key was revoked is 401. To reconnect, mint a new ticket and add `&after=<the last id received>`. No body.',
-        security,
         params: CampaignParams,
         response: {
           201: created(
@@ -116,14 +112,13 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/v1/campaigns/:campaignId/events/stream',
     {
-      config: { access: 'member', streamTicket: true },
+      config: { streamTicket: true },
       schema: {
         tags: ['History'],
         operationId: 'streamEvents',
         summary: 'Follow new events live (Server-Sent Events)',
         description:
           'A `text/event-stream` of the campaign’s events as they are recorded: each message has `id` = the event’s `seq`, `event` = its type and `data` = the event as JSON. Reconnect with `Last-Event-ID` (or `?after=`) to resume without a gap; without either, the stream starts with the next new event. Player keys see public events only, as players see them. When the key is revoked or the campaign closed, the stream sends within a second a last message, `event: revoked` or `event: closed` with data such as `{"reason":"key revoked"}` and no `id`, then ends; nothing recorded after the revocation is sent. Do not reconnect: the key now gets 401. `sheets=none` leaves `sheetBefore` and `sheetAfter` out of each message, as in the history. Swagger UI cannot display a stream: use `curl -N` or `EventSource`.\n\nIn a browser, `EventSource` cannot send the key: mint a stream ticket (`POST …/events/stream-tickets`) and open the `url` it returns, which carries `?ticket=`. A ticket is single-use and lives 60 s; a used, expired or revoked one is 401. The key itself is never accepted in the URL.',
-        security: streamSecurity,
         params: CampaignParams,
         querystring: Type.Object({
           after: Type.Optional(SeqCursor('Resume after this `seq`.')),
@@ -199,14 +194,12 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/v1/campaigns/:campaignId/events/:eventId',
     {
       links: { 200: EVENT_LINKS },
-      config: { access: 'member' },
       schema: {
         tags: ['History'],
         operationId: 'getEvent',
         summary: 'Get one event',
         description:
           'The event with its request, every die, the outcome and the sheet before and after. GM-only events are not found for player keys, and public ones show them the sheets and decision players see.',
-        security,
         params: EventParams,
         response: { 200: ref(EventSchema, { description: 'The event.' }), ...problems(400, 401, 404) },
       },
@@ -218,14 +211,12 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/v1/campaigns/:campaignId/events/:eventId/decision',
     {
       links: { 201: COMMAND_LINKS },
-      config: { access: 'member' },
       schema: {
         tags: ['History'],
         operationId: 'settleDecision',
         summary: 'Settle the decision an event left pending',
         description:
           'When a roll leaves decisions open (`pending`: a stress response, a disorder to name, a trauma to accept or answer, a retrieval…), each is made here: name it with `action` (the first open one by default) and send that action’s request. The same is done by `POST`ing the request to the decision’s `route`. The settlement is its own event with `causationId` = this event. It settles this event’s decision only: settling twice is 409, and so is settling an event whose decision is no longer the character’s open one (reverted, or cleared by the GM before a newer roll left a new one open), which names the event to settle instead. A decision that a GM-only roll opened is the GM’s to settle: a player key gets 404 for the GM-only event and 403 for a public event still showing that decision.',
-        security,
         params: EventParams,
         headers: IdempotencyHeaders,
         body: ref(DecisionBodySchema),

@@ -34,8 +34,8 @@ import {
   type WebhookContext,
 } from '../../webhooks/endpoints.js'
 import { webhookUrl } from '../locations.js'
+import { routeAccess } from '../../plugins/app/route-access.js'
 
-const security = [{ bearerAuth: [] }]
 const tags = ['Webhooks']
 
 interface WebhookRoutesOptions {
@@ -43,6 +43,7 @@ interface WebhookRoutesOptions {
 }
 
 const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (app, options) => {
+  routeAccess(app, 'gm')
   const context: WebhookContext = {
     store: app.store,
     allowPrivate: options.allowPrivate,
@@ -52,14 +53,12 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
   app.post(
     '/v1/campaigns/:campaignId/webhooks',
     {
-      config: { access: 'gm' },
       schema: {
         tags,
         operationId: 'createWebhook',
         summary: 'Create a webhook endpoint',
         description:
           'GM only. From now on every event of the campaign that the filters select is POSTed to the URL, signed per [Standard Webhooks](https://www.standardwebhooks.com/), at least once, in event order, retried with backoff. **The signing secret is shown only this once.** URLs with credentials, and URLs on loopback, private or link-local addresses (in any IPv6 encoding too) are refused (422), the latter unless the operator allows them.',
-        security,
         params: CampaignParams,
         body: ref(CreateWebhookEndpointSchema),
         response: {
@@ -81,13 +80,11 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
   app.get(
     '/v1/campaigns/:campaignId/webhooks',
     {
-      config: { access: 'gm' },
       schema: {
         tags,
         operationId: 'listWebhooks',
         summary: 'List the webhook endpoints',
         description: 'GM only. Every endpoint of the campaign, enabled or not. Secrets are never shown again.',
-        security,
         params: CampaignParams,
         response: {
           200: ref(WebhookEndpointListSchema, { description: 'The campaign’s webhooks.' }),
@@ -101,13 +98,11 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
   app.get(
     '/v1/campaigns/:campaignId/webhooks/:webhookId',
     {
-      config: { access: 'gm' },
       schema: {
         tags,
         operationId: 'getWebhook',
         summary: 'Get a webhook endpoint',
         description: 'GM only. Its URL, filters, and whether it is enabled (and if not, why).',
-        security,
         params: WebhookParams,
         response: { 200: ref(WebhookEndpointSchema, { description: 'The webhook.' }), ...problems(400, 401, 403, 404) },
       },
@@ -118,14 +113,12 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
   app.patch(
     '/v1/campaigns/:campaignId/webhooks/:webhookId',
     {
-      config: { access: 'gm' },
       schema: {
         tags,
         operationId: 'updateWebhook',
         summary: 'Change a webhook endpoint',
         description:
           'GM only. Changes the URL, description or filters; fields left out stay as they are. New filters apply to events recorded from now on.',
-        security,
         params: WebhookParams,
         body: ref(UpdateWebhookEndpointSchema),
         response: {
@@ -140,13 +133,11 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
   app.delete(
     '/v1/campaigns/:campaignId/webhooks/:webhookId',
     {
-      config: { access: 'gm' },
       schema: {
         tags,
         operationId: 'deleteWebhook',
         summary: 'Delete a webhook endpoint',
         description: 'GM only. The endpoint, its queued deliveries and their attempt records are removed.',
-        security,
         params: WebhookParams,
         response: { 204: Type.Null({ description: 'Deleted.' }), ...problems(400, 401, 403, 404) },
       },
@@ -160,14 +151,12 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
   app.post(
     '/v1/campaigns/:campaignId/webhooks/:webhookId/rotate-secret',
     {
-      config: { access: 'gm' },
       schema: {
         tags,
         operationId: 'rotateWebhookSecret',
         summary: 'Rotate the signing secret',
         description:
           'GM only. Issues a new secret (**shown only this once**). For the grace period every delivery carries two signatures — one per secret, space-separated in `webhook-signature` — so consumers verify with either while they switch. Send `{}` for the default grace period of 24 hours.',
-        security,
         params: WebhookParams,
         body: ref(RotateWebhookSecretSchema),
         response: {
@@ -182,14 +171,12 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
   app.post(
     '/v1/campaigns/:campaignId/webhooks/:webhookId/enable',
     {
-      config: { access: 'gm' },
       schema: {
         tags,
         operationId: 'enableWebhook',
         summary: 'Enable a webhook endpoint',
         description:
           'GM only. Clears the disabled reason and the failure record; deliveries queued while it was disabled go out at once, in event order. Events recorded while it was disabled were not queued: replay them.',
-        security,
         params: WebhookParams,
         response: {
           200: ref(WebhookEndpointSchema, { description: 'The webhook, now enabled.' }),
@@ -203,14 +190,12 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
   app.post(
     '/v1/campaigns/:campaignId/webhooks/:webhookId/disable',
     {
-      config: { access: 'gm' },
       schema: {
         tags,
         operationId: 'disableWebhook',
         summary: 'Disable a webhook endpoint',
         description:
           'GM only. Nothing more is sent to it and new events are not queued for it; deliveries already queued wait until it is enabled again.',
-        security,
         params: WebhookParams,
         response: {
           200: ref(WebhookEndpointSchema, { description: 'The webhook, now disabled.' }),
@@ -224,14 +209,12 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
   app.get(
     '/v1/campaigns/:campaignId/webhooks/:webhookId/deliveries',
     {
-      config: { access: 'gm' },
       schema: {
         tags,
         operationId: 'listWebhookDeliveries',
         summary: 'List an endpoint’s deliveries',
         description:
           'GM only. Newest first, each with its status and every attempt (time, HTTP status, latency, error, start of the response). Filter by status; page with `after`. Deliveries delivered or failed longer ago than the retention period (`WEBHOOK_RETENTION_DAYS`, 30 days by default) are removed with their attempts; pending ones are kept however old.',
-        security,
         params: WebhookParams,
         querystring: WebhookDeliveryListQuery,
         response: {
@@ -246,13 +229,11 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
   app.get(
     '/v1/campaigns/:campaignId/webhooks/:webhookId/deliveries/:deliveryId',
     {
-      config: { access: 'gm' },
       schema: {
         tags,
         operationId: 'getWebhookDelivery',
         summary: 'Get a delivery',
         description: 'GM only. One delivery with its status and every attempt.',
-        security,
         params: WebhookDeliveryParams,
         response: {
           200: ref(WebhookDeliverySchema, { description: 'The delivery with every attempt.' }),
@@ -266,14 +247,12 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
   app.post(
     '/v1/campaigns/:campaignId/webhooks/:webhookId/deliveries/:deliveryId/redeliver',
     {
-      config: { access: 'gm' },
       schema: {
         tags,
         operationId: 'redeliverWebhookDelivery',
         summary: 'Send a delivery again',
         description:
           'GM only. Queues the delivery again, due now, with a fresh round of retries — delivered or failed alike. It keeps its id, so the consumer sees the same `webhook-id`. 409 while it is being sent; 404 once retention has removed it (delivered or failed longer ago than `WEBHOOK_RETENTION_DAYS`): replay its event instead.',
-        security,
         params: WebhookDeliveryParams,
         response: {
           202: ref(WebhookDeliverySchema, { description: 'Queued again.' }),
@@ -290,14 +269,12 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
   app.post(
     '/v1/campaigns/:campaignId/webhooks/:webhookId/replay',
     {
-      config: { access: 'gm' },
       schema: {
         tags,
         operationId: 'replayWebhookEvents',
         summary: 'Replay events since a sequence number',
         description:
           'GM only. Queues every event after `afterSeq` that the endpoint’s filters select, including events recorded while it was disabled or before it existed. Events it already had a delivery for keep their `webhook-id`, unless retention has removed that delivery: then a new one is queued, with a new `webhook-id`.',
-        security,
         params: WebhookParams,
         body: ref(ReplayWebhookSchema),
         response: {
@@ -313,14 +290,12 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
   app.post(
     '/v1/campaigns/:campaignId/webhooks/:webhookId/test',
     {
-      config: { access: 'gm' },
       schema: {
         tags,
         operationId: 'testWebhook',
         summary: 'Send a test ping',
         description:
           'GM only. Queues a signed `webhook.ping` delivery to the endpoint, to check that it is reachable and verifies signatures. Follow its result in the deliveries list. 409 when the endpoint is disabled.',
-        security,
         params: WebhookParams,
         response: {
           202: ref(WebhookDeliverySchema, { description: 'The ping delivery, queued.' }),
