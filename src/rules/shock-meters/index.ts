@@ -1,5 +1,17 @@
 import type { RuleSet } from '../rule-set.js'
-import { FallbackAbility, MeterAbilities, Tiers } from './constants.js'
+import {
+  BURN_OUT_FULL_METERS,
+  BURN_OUT_TOTAL,
+  DOWNBEAT_BASE,
+  FallbackAbility,
+  MAX_FAILED,
+  MAX_HARDENED,
+  MeterAbilities,
+  POINTS_PER_NOTCH,
+  STARTING_HARDENED,
+  Tiers,
+  UPBEAT_BASE,
+} from './constants.js'
 import { recordDisorderAction, stressResponseAction } from './decisions.js'
 import { clearStressedAction, newSessionAction, ongoingTreatmentAction } from './gm-actions.js'
 import { passionFlipFlopAction, passionRerollAction } from './passions.js'
@@ -35,8 +47,17 @@ export const shockMeters: RuleSet<ShockMetersSheet, ShockMetersSettings> = {
     meterAbilities: MeterAbilities,
     fallbackAbilities: FallbackAbility,
     tiers: Tiers,
-    limits: { hardened: 9, failed: 5, startingHardened: 1, burnOutTotal: 25, burnOutFullMeters: 2 },
-    abilityFormula: { upbeat: '65 − 5 × hardened', downbeat: '15 + 5 × hardened' },
+    limits: {
+      hardened: MAX_HARDENED,
+      failed: MAX_FAILED,
+      startingHardened: STARTING_HARDENED,
+      burnOutTotal: BURN_OUT_TOTAL,
+      burnOutFullMeters: BURN_OUT_FULL_METERS,
+    },
+    abilityFormula: {
+      upbeat: `${UPBEAT_BASE} − ${POINTS_PER_NOTCH} × hardened`,
+      downbeat: `${DOWNBEAT_BASE} + ${POINTS_PER_NOTCH} × hardened`,
+    },
   },
   actions: [
     stressCheckAction,

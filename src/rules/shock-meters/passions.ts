@@ -2,7 +2,7 @@ import { flipFlop, readD100 } from '../d100.js'
 import type { Dice } from '../dice.js'
 import { RuleError } from '../errors.js'
 import type { RuleAction } from '../rule-set.js'
-import { titleOf, type Passion } from './constants.js'
+import { BURN_OUT_TOTAL, titleOf, type Passion } from './constants.js'
 import { describeTier, isSuccess, tierOf } from './defence-roll.js'
 import { PassionChangeOutcomeSchema, type PassionChangeOutcome } from './outcomes.js'
 import {
@@ -47,7 +47,7 @@ function requireChangeable(
   if (sheet.burnedOut) {
     throw new RuleError(
       'BURNED_OUT',
-      `the character is burned out (${sheet.totalHardened} hardened notches${sheet.totalHardened >= 25 ? '' : ', two meters fully hardened'}): passions cannot re-roll or flip-flop until therapy brings the gauge back under the limits`,
+      `the character is burned out (${sheet.totalHardened} hardened notches${sheet.totalHardened >= BURN_OUT_TOTAL ? '' : ', two meters fully hardened'}): passions cannot re-roll or flip-flop until therapy brings the gauge back under the limits`,
       'invalid',
       '/sheet/burnedOut',
     )
