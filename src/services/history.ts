@@ -11,7 +11,7 @@ import { eventView } from '../schemas/events.js'
  * never see GM-only events. The database renders each event's JSON and this only joins them,
  * which keeps a page's cost flat however deep the history is.
  */
-export async function listEventsJson(store: Store, principal: Principal, query: EventListFilter): Promise<string> {
+export async function listEventsJson(store: Pick<Store, 'eventPages'>, principal: Principal, query: EventListFilter): Promise<string> {
   const { sheets, ...filter } = query
   const limit = pageSize(filter.limit)
   const rows = await store.eventPages.list(
@@ -23,7 +23,7 @@ export async function listEventsJson(store: Store, principal: Principal, query: 
   return `{"data":[${page.map((row) => row.json).join(',')}],"hasMore":${hasMore},"nextCursor":${nextCursor}}`
 }
 
-export async function getEvent(store: Store, principal: Principal, eventId: string) {
+export async function getEvent(store: Pick<Store, 'events'>, principal: Principal, eventId: string) {
   const event = await store.events.find(principal.campaign.id, eventId)
   // A GM-only event does not exist as far as a player key can tell.
   if (!event || (event.visibility === 'gm' && principal.role !== 'gm'))

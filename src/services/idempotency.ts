@@ -32,7 +32,7 @@ class KeyTaken extends Error {}
  * running at the same time waits for the first to end, then answers as it did.
  */
 export async function idempotent<T>(
-  store: Store,
+  store: Pick<Store, 'idempotency'>,
   principal: Principal,
   once: Once | undefined,
   command: (claim: Claim | undefined) => Promise<T>,

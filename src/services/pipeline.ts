@@ -1,13 +1,16 @@
 import { ConflictError, NotFoundError } from '../errors.js'
-import type { Metrics } from '../plugins/app/metrics.js'
 import type { LockedCharacter } from '../repositories/characters.js'
-import type { Repositories } from '../repositories/index.js'
-import { actorOf, type Principal, type ServiceContext } from './context.js'
+import type { Repositories, Store } from '../repositories/index.js'
+import { actorOf, type Principal } from './context.js'
+import type { EventFeed } from './event-feed.js'
 import { recordChange, type Change, type Recorded } from './event-log.js'
 import { idempotent, type Once } from './idempotency.js'
 
-export interface CommandContext extends ServiceContext {
-  metrics: Pick<Metrics, 'eventRecorded'>
+/** What running a command needs: a transaction, the Idempotency-Keys, and whom to tell of what it recorded. */
+export interface CommandContext {
+  store: Pick<Store, 'transaction' | 'idempotency'>
+  feed: Pick<EventFeed, 'published'>
+  metrics: { eventRecorded(recorded: Recorded): void }
 }
 
 /** What a command decided: the event to record and the character after it. Public and caused by nothing unless it says so. */

@@ -1,5 +1,8 @@
 import pg from 'pg'
 import { randomBytes } from 'node:crypto'
+import { openDatabase } from '../../src/db/database.js'
+import { migrate, readMigrations } from '../../src/db/migrate.js'
+import { createStore, type Store } from '../../src/repositories/index.js'
 
 /**
  * Tests run against a real PostgreSQL when TEST_DATABASE_URL names a server they may create
@@ -31,4 +34,16 @@ export async function adminQuery(sql: string): Promise<void> {
   } finally {
     await client.end()
   }
+}
+
+/**
+ * The repositories over a fresh, migrated database, without an app: for services tested on
+ * their own (they take only the repositories they need).
+ */
+export async function testStore(t: Teardown): Promise<Store> {
+  const database = await openDatabase({ url: await freshDatabaseUrl(t), dataDir: 'memory://' })
+  t.teardown(() => database.close())
+  const migrations = await readMigrations()
+  await database.withSession((session) => migrate(session, migrations))
+  return createStore(database)
 }
