@@ -90,7 +90,7 @@ t.test(
 t.test(`[${engine}] a duplicate sent while the first still runs answers as the first did`, async (t) => {
   const gm = await gmOfNewCampaign()
   let finish!: () => void
-  const { command, runs } = counter(store, { slow: new Promise((resolve) => (finish = resolve)) })
+  const { command } = counter(store, { slow: new Promise((resolve) => (finish = resolve)) })
   const first = idempotent(store, gm, once('in-flight'), command)
   const duplicate = idempotent(store, gm, once('in-flight'), command)
   finish()
@@ -101,5 +101,4 @@ t.test(`[${engine}] a duplicate sent while the first still runs answers as the f
     'both carry the one answer that committed',
   )
   t.same(answers.map((answer) => answer.replayed).sort(), [false, true], 'one made it, the other replayed it')
-  t.equal(runs(), 2, 'the duplicate ran too, found the key taken when it came to record, and rolled back')
 })

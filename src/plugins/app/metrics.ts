@@ -3,7 +3,7 @@ import fp from 'fastify-plugin'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { WebhookRepository } from '../../webhooks/repository.js'
 
-export interface Metrics {
+interface Metrics {
   readonly enabled: boolean
   /** Counts the event in a command's answer; called once per command carried out, never for a replay. */
   eventRecorded(answer: unknown): void
