@@ -1,7 +1,7 @@
 import { flipFlop, readD100 } from '../d100.js'
 import { createDice } from '../dice.js'
 import { RuleError } from '../errors.js'
-import { fraction, probability, sum, ZERO, ONE, type Fraction, type Probability } from '../fraction.js'
+import { fraction, plus, probability, sum, ZERO, ONE, type Fraction, type Probability } from '../fraction.js'
 import type { ActionOdds } from '../rule-set.js'
 import { Passions, Tiers, titleOf, type Tier } from './constants.js'
 import { describeTier, isSuccess, tierOf } from './defence-roll.js'
@@ -81,12 +81,11 @@ const listed = <Key extends string, Name extends string>(keys: readonly Key[], n
 /** Pass, fail and the fifth failed notch, from the chance of each tier and of an automatic failure. */
 function notches(tiers: Chances<Tier>, automatic: Fraction, failedBefore: number) {
   const pass = sum(Tiers.filter(isSuccess).map((tier) => tiers[tier]))
-  const fail = sum([automatic, ...Tiers.filter((tier) => !isSuccess(tier)).map((tier) => tiers[tier])])
-  // Only a roll marks a new notch: at five already, an automatic failure marks none.
   const rolledFail = sum(Tiers.filter((tier) => !isSuccess(tier)).map((tier) => tiers[tier]))
   return {
     pass: probability(pass),
-    fail: probability(fail),
+    fail: probability(plus(automatic, rolledFail)),
+    // Only a roll marks a new notch: at five already, an automatic failure marks none.
     fifthFailedNotch: probability(marksFifthNotch(failedBefore) ? rolledFail : ZERO),
   }
 }
