@@ -11,8 +11,13 @@ export interface Fraction {
 }
 
 export function gcd(a: number, b: number): number {
-  let [x, y] = [Math.abs(a), Math.abs(b)]
-  while (y !== 0) [x, y] = [y, x % y]
+  let x = Math.abs(a)
+  let y = Math.abs(b)
+  while (y !== 0) {
+    const rest = x % y
+    x = y
+    y = rest
+  }
   return x
 }
 

@@ -53,35 +53,57 @@ const EFFECTS: readonly AssistanceEffect[] = [
 /** "00" fumbles against any rating: the face that certainly fails the defence roll. */
 const FUMBLE = 100
 
+const PASSING: readonly Tier[] = Tiers.filter(isSuccess)
+const FAILING: readonly Tier[] = Tiers.filter((tier) => !isSuccess(tier))
+const passes = (tier: Tier) => PASSING.includes(tier)
+
 type Chances<Key extends string> = Record<Key, Fraction>
+
+/**
+ * Counts that depend on nothing but the rating (0–99) are made once per rating and kept: they
+ * are the same for every sheet, and callers only read them.
+ */
+function perRating<Counted>(count: (rating: number) => Counted): (rating: number) => Counted {
+  const known = new Map<number, Counted>()
+  return (rating) => {
+    let counted = known.get(rating)
+    if (counted === undefined) {
+      counted = count(rating)
+      known.set(rating, counted)
+    }
+    return counted
+  }
+}
 
 function none<Key extends string>(keys: readonly Key[]): Chances<Key> {
   return Object.fromEntries(keys.map((key) => [key, ZERO])) as Chances<Key>
 }
 
 /** How many of the d100's hundred faces give each tier against a rating (01 critical, 00 fumble, doubles matched). */
-function tierCounts(rating: number): Record<Tier, number> {
+const tierCounts = perRating((rating): Readonly<Record<Tier, number>> => {
   const counts = Object.fromEntries(Tiers.map((tier) => [tier, 0])) as Record<Tier, number>
   for (const face of D100_FACES) counts[tierOf(face, rating)]++
   return counts
-}
+})
 
-function tierChances(counts: Record<Tier, number>): Chances<Tier> {
+function tierChances(counts: Readonly<Record<Tier, number>>): Chances<Tier> {
   return Object.fromEntries(Tiers.map((tier) => [tier, fraction(counts[tier], D100_FACES.length)])) as Chances<Tier>
 }
 
-const listed = <Key extends string, Name extends string>(keys: readonly Key[], name: Name, chances: Chances<Key>) =>
-  keys.map(
-    (key) =>
-      ({ [name]: key, probability: probability(chances[key]) }) as { [N in Name]: Key } & {
-        probability: Probability
-      },
-  )
+/** The chance of each tier of one d100 against a rating. */
+const d100Chances = perRating((rating) => tierChances(tierCounts(rating)))
+
+/** Each key with its chance, in the order given, as `entry` names it. */
+const listed = <Key extends string, Entry>(
+  keys: readonly Key[],
+  chances: Chances<Key>,
+  entry: (key: Key, chance: Probability) => Entry,
+) => keys.map((key) => entry(key, probability(chances[key])))
 
 /** Pass, fail and the fifth failed notch, from the chance of each tier and of an automatic failure. */
 function notches(tiers: Chances<Tier>, automatic: Fraction, failedBefore: number) {
-  const pass = sum(Tiers.filter(isSuccess).map((tier) => tiers[tier]))
-  const rolledFail = sum(Tiers.filter((tier) => !isSuccess(tier)).map((tier) => tiers[tier]))
+  const pass = sum(PASSING.map((tier) => tiers[tier]))
+  const rolledFail = sum(FAILING.map((tier) => tiers[tier]))
   return {
     pass: probability(pass),
     fail: probability(plus(automatic, rolledFail)),
@@ -92,15 +114,19 @@ function notches(tiers: Chances<Tier>, automatic: Fraction, failedBefore: number
 
 function changeOdds(tiers: Chances<Tier>, failedBefore: number): ChangeOdds {
   const { pass, fail, fifthFailedNotch } = notches(tiers, ZERO, failedBefore)
-  return { outcomes: listed(TIERS_BEST_FIRST, 'tier', tiers), pass, fail, fifthFailedNotch }
+  return {
+    outcomes: listed(TIERS_BEST_FIRST, tiers, (tier, chance) => ({ tier, probability: chance })),
+    pass,
+    fail,
+    fifthFailedNotch,
+  }
 }
 
 /** One check, as `runStressCheck` makes it: avoided, failed without a roll, or the tiers of a d100 against the defence. */
-function checkOdds(sheet: ShockMetersSheet, input: CheckInput): CheckOdds & { counts: Record<Tier, number> | null } {
+function checkOdds(sheet: ShockMetersSheet, input: CheckInput): CheckOdds {
   const { defence, avoidedBecause, automatic } = prepareCheck(sheet, input)
   const rolled = avoidedBecause === null && !automatic
-  const counts = rolled ? tierCounts(defence.rating) : null
-  const chances = { ...none(CHECK_OUTCOMES), ...(counts === null ? {} : tierChances(counts)) }
+  const chances = { ...none(CHECK_OUTCOMES), ...(rolled ? d100Chances(defence.rating) : {}) }
   if (avoidedBecause !== null) chances.avoided = ONE
   if (automatic) chances['automatic-failure'] = ONE
   const { pass, fail, fifthFailedNotch } = notches(
@@ -114,36 +140,36 @@ function checkOdds(sheet: ShockMetersSheet, input: CheckInput): CheckOdds & { co
     avoidedBecause,
     automaticFailure: automatic,
     defence: rolled ? defence : null,
-    outcomes: listed(CHECK_OUTCOMES, 'outcome', chances),
+    outcomes: listed(CHECK_OUTCOMES, chances, (outcome, chance) => ({ outcome, probability: chance })),
     pass,
     fail,
     fifthFailedNotch,
-    counts,
   }
 }
 
 /** Re-roll whenever the first roll fails: its passes stand, and each failure is a fresh d100. */
-function afterReroll(counts: Record<Tier, number>): Chances<Tier> {
-  const failing = Tiers.filter((tier) => !isSuccess(tier)).reduce((total, tier) => total + counts[tier], 0)
+const afterReroll = perRating((rating): Chances<Tier> => {
+  const counts = tierCounts(rating)
+  const failing = FAILING.reduce((total, tier) => total + counts[tier], 0)
   const pairs = D100_FACES.length * D100_FACES.length
   return Object.fromEntries(
     Tiers.map((tier) => [
       tier,
-      fraction((isSuccess(tier) ? counts[tier] * D100_FACES.length : 0) + failing * counts[tier], pairs),
+      fraction((passes(tier) ? counts[tier] * D100_FACES.length : 0) + failing * counts[tier], pairs),
     ]),
   ) as Chances<Tier>
-}
+})
 
 /** Flip-flop whenever the swapped digits pass where the roll failed; any other roll stands. */
-function afterFlipFlop(rating: number): Chances<Tier> {
+const afterFlipFlop = perRating((rating): Chances<Tier> => {
   const counts = Object.fromEntries(Tiers.map((tier) => [tier, 0])) as Record<Tier, number>
   for (const face of D100_FACES) {
     const rolled = tierOf(face, rating)
     const swapped = tierOf(flipFlop(face), rating)
-    counts[!isSuccess(rolled) && isSuccess(swapped) ? swapped : rolled]++
+    counts[!passes(rolled) && passes(swapped) ? swapped : rolled]++
   }
   return tierChances(counts)
-}
+})
 
 /** Whether the passion rules allow a change on this sheet: their own refusal, in their words, or null. */
 function refusal(sheet: ShockMetersSheet, passion: (typeof Passions)[number], change: Change): string | null {
@@ -156,24 +182,27 @@ function refusal(sheet: ShockMetersSheet, passion: (typeof Passions)[number], ch
   }
 }
 
-function passionOdds(
-  sheet: ShockMetersSheet,
-  input: CheckInput,
-  check: CheckOdds & { counts: Record<Tier, number> | null },
-): PassionOdds[] {
+function passionOdds(sheet: ShockMetersSheet, input: CheckInput, check: CheckOdds): PassionOdds[] {
   // The sheet a failed roll would leave (00 fails against any rating), so that the passion
   // rules themselves say whether they would then allow a re-roll or a flip-flop.
   const afterFailure = runStressCheck(sheet, input, createDice({ source: 'provided', faces: [FUMBLE] })).sheet
   const failedBefore = sheet.meters[input.meter].failed
-  const use = (passion: (typeof Passions)[number], change: Change, chances: () => Chances<Tier>) => {
+  // The same for every passion that may use it: counted once, when one may.
+  const once = (count: () => Chances<Tier>) => {
+    let odds: ChangeOdds | undefined
+    return () => (odds ??= changeOdds(count(), failedBefore))
+  }
+  const rerolled = once(() => afterReroll(check.defence!.rating))
+  const flipped = once(() => afterFlipFlop(check.defence!.rating))
+  const use = (passion: (typeof Passions)[number], change: Change, odds: () => ChangeOdds) => {
     const because = refusal(afterFailure, passion, change)
-    return { usable: because === null, because, odds: because === null ? changeOdds(chances(), failedBefore) : null }
+    return { usable: because === null, because, odds: because === null ? odds() : null }
   }
   return Passions.filter((passion) => sheet.passions[passion] !== null).map((passion) => ({
     passion,
     named: input.passion === passion,
-    reroll: use(passion, 'passion-reroll', () => afterReroll(check.counts!)),
-    flipFlop: use(passion, 'passion-flip-flop', () => afterFlipFlop(check.defence!.rating)),
+    reroll: use(passion, 'passion-reroll', rerolled),
+    flipFlop: use(passion, 'passion-flip-flop', flipped),
   }))
 }
 
@@ -197,14 +226,13 @@ export const stressCheckOdds: ActionOdds<ShockMetersSheet, unknown, unknown> = {
     requireNothingPending(sheet)
     const check = checkOdds(sheet, input)
     const passions = passionOdds(sheet, input, check)
-    const { counts: _counts, ...odds } = check
     const usable = passions.filter((entry) => entry.reroll.usable).map((entry) => titleOf(entry.passion))
     const rerolled = passions.find((entry) => entry.reroll.odds !== null)?.reroll.odds
     const reroll =
       rerolled && usable.length > 0
         ? `; with a re-roll on a failure (${usable.join(', ')}), passes ${said(rerolled.pass)}`
         : ''
-    return { ...odds, passions, summary: `${summarizeCheckOdds(odds)}${reroll}` }
+    return { ...check, passions, summary: `${summarizeCheckOdds(check)}${reroll}` }
   },
 }
 
@@ -222,7 +250,7 @@ export const passionRerollOdds: ActionOdds<ShockMetersSheet, unknown, unknown> =
   of(sheet, request): PassionRerollOdds {
     const { check, passion } = readChange(sheet, request, 'passion-reroll')
     const defence = check.defence!
-    const odds = changeOdds(tierChances(tierCounts(defence.rating)), failedBeforeCheck(sheet, check))
+    const odds = changeOdds(d100Chances(defence.rating), failedBeforeCheck(sheet, check))
     const replaces = rollOf(check.face!, defence.rating)
     return {
       passion,
@@ -258,8 +286,7 @@ export const therapyAssistanceOdds: ActionOdds<ShockMetersSheet, unknown, unknow
   schema: TherapyAssistanceOddsSchema,
   of(sheet, request): TherapyAssistanceOdds {
     const { parsed, check } = readAssistance(sheet, request)
-    const counts = tierCounts(parsed.rating)
-    const tiers = tierChances(counts)
+    const tiers = d100Chances(parsed.rating)
     const effects = none(EFFECTS)
     for (const tier of Tiers) {
       const effect = assistanceEffect(tier, parsed, sheet)
@@ -268,7 +295,7 @@ export const therapyAssistanceOdds: ActionOdds<ShockMetersSheet, unknown, unknow
     const relationship = sheet.relationships.find((entry) => entry.name === parsed.relationship)
     const fallsToZero =
       relationship !== undefined && relationship.rating > 0 && droppedRating(relationship.rating) === 0
-    const { counts: _counts, ...selfCheck } = checkOdds(treatedSheet(sheet, check, 'fumble'), fumbleSelfCheck(parsed))
+    const selfCheck = checkOdds(treatedSheet(sheet, check, 'fumble'), fumbleSelfCheck(parsed))
     const EFFECT_WORDS: Record<AssistanceEffect, string> = {
       'notch-erased': 'notch erased',
       'notch-hardened': 'notch hardened',
@@ -284,8 +311,8 @@ export const therapyAssistanceOdds: ActionOdds<ShockMetersSheet, unknown, unknow
       identity: parsed.identity,
       rating: parsed.rating,
       meter: check.meter,
-      tiers: listed(TIERS_BEST_FIRST, 'tier', tiers),
-      effects: listed(EFFECTS, 'effect', effects),
+      tiers: listed(TIERS_BEST_FIRST, tiers, (tier, chance) => ({ tier, probability: chance })),
+      effects: listed(EFFECTS, effects, (effect, chance) => ({ effect, probability: chance })),
       relationshipFallsToZero: probability(fallsToZero ? effects['relationship-drop'] : ZERO),
       selfCheck,
       summary: `Therapy for ${titleOf(check.meter)} by ${parsed.identity} ${parsed.rating}: ${possible.join(', ')}`,
