@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark of issue 7 in one run, each against its own baseline.
-// Not part of `npm test` or CI. Options: --only=stateless,stateful,history,webhooks
+// Not part of `npm test` or CI. Options: --only=stateless,stateful,history,webhooks,odds
 // --runs=N (default 5) --seconds=N (default 10) --events=N (history depth, default 1000000)
 // --fewer-connections=N (the stateful pair again at N connections, default 4; 0: skip)
 // --node-options='--max-old-space-size=160' (flags for the server's node, over the image's NODE_OPTIONS).
@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url'
 import { benchStateless } from './stateless.js'
 import { benchStateful } from './stateful.js'
 import { benchHistory } from './history.js'
+import { benchOddsHttp, benchOddsInProcess } from './odds.js'
 import { drain, lagOfCommits, lagUnderLoad, seedBacklog, setUpEndpoints } from './webhooks.js'
 import { startReceiver } from './lib/receiver.js'
 import { SETTINGS, startPostgres } from './lib/postgres.js'
@@ -37,7 +38,7 @@ const args = new Map(
     return [name, value.length ? value.join('=') : 'true'] as const
   }),
 )
-const only = new Set((args.get('only') ?? 'stateless,stateful,history,webhooks,memory,profile').split(','))
+const only = new Set((args.get('only') ?? 'stateless,stateful,history,webhooks,odds,memory,profile').split(','))
 const runs = Number(args.get('runs') ?? 5)
 const seconds = Number(args.get('seconds') ?? 10)
 const workDir = args.get('dir') ?? '/tmp/nerve-bench'
@@ -207,6 +208,21 @@ try {
     } finally {
       await receiver.close()
     }
+  }
+  if (only.has('odds')) {
+    console.log('7. odds before a roll: an odds answer as a multiple of a resolution')
+    const inProcess = benchOddsInProcess({ runs, millis: 1000 })
+    for (const cost of inProcess)
+      console.log(
+        `  in process, ${cost.action}: resolution ${cost.resolutionMicros} µs, odds ${cost.oddsMicros} µs = ${cost.ratio} resolutions`,
+      )
+    const databaseUrl = await postgres.createDatabase('nerve_odds')
+    const http = await withServer('odds', { DATABASE_URL: databaseUrl, WEBHOOK_DISPATCHER: 'off' }, (server) =>
+      benchOddsHttp(server, { runs, seconds: Math.min(seconds, 5), connections: 10 }),
+    )
+    results.odds = { inProcess, http }
+    const worst = Math.max(...inProcess.map((cost) => cost.ratio), ...http.map((cost) => cost.ratio))
+    console.log(`=> odds: at most ${worst} resolutions per odds answer, in process or over HTTP (target ≤ ~2)`)
   }
   if (only.has('memory')) {
     console.log('5. memory: where a started server’s memory goes')

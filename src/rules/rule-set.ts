@@ -1,4 +1,4 @@
-import type { TSchema } from 'typebox'
+import type { TObject, TSchema } from 'typebox'
 import { createDice, type Dice, type DiceRequest, type DiceRoller, type DieRoll, type SurplusFaces } from './dice.js'
 
 /** Who may perform an action on a character: its player (or the GM), or the GM alone. */
@@ -43,6 +43,17 @@ export interface Resolved<Sheet> extends Resolution<Sheet> {
   followUps: FollowUp[]
 }
 
+/**
+ * The exact chance of every outcome of a roll, before rolling: counted over the faces of the
+ * dice, never simulated, and without resolving once per face. The request is read and checked
+ * by the resolver's own code, so it is refused exactly as the roll would be.
+ */
+export interface ActionOdds<Sheet, Request, Settings> {
+  /** TypeBox schema of the answer, without `$id`: the routes add who the sheet is seen by and name it. */
+  schema: TObject
+  of(sheet: Sheet, request: Request, settings: Settings): Record<string, unknown>
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one registry holds rule sets of different sheets; their parameters are contravariant, so only `any` admits them all
 export interface RuleAction<Sheet = any, Request = any, Settings = any> {
   /** kebab-case, used as the URL segment; unique across all rule sets. */
@@ -67,6 +78,8 @@ export interface RuleAction<Sheet = any, Request = any, Settings = any> {
    */
   amends?: readonly string[]
   resolve(sheet: Sheet, request: Request, dice: Dice, settings: Settings): Resolution<Sheet>
+  /** Present on every action that rolls dice: the odds of its outcomes for a sheet and request. */
+  odds?: ActionOdds<Sheet, Request, Settings>
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one registry holds rule sets of different sheets; their parameters are contravariant, so only `any` admits them all
@@ -118,6 +131,29 @@ export function resolveNormalized<Sheet, Settings>(
   input: { sheet: Sheet; settings: Settings; request: unknown; dice?: DiceRequest },
 ): Resolved<Sheet> {
   return settle(ruleSet, action, input.sheet, input.request, createDice(input.dice), input.settings)
+}
+
+/** The odds of an action's outcomes, with the sheet and settings normalised as `resolveAction` normalises them. */
+export function oddsOf<Sheet, Settings>(
+  ruleSet: RuleSet<Sheet, Settings>,
+  action: RuleAction<Sheet, unknown, Settings>,
+  input: { sheet: unknown; request: unknown; settings?: unknown },
+): Record<string, unknown> {
+  const settings = ruleSet.normalizeSettings(input.settings ?? {})
+  return oddsOfNormalized(action, {
+    sheet: ruleSet.normalizeSheet(input.sheet, settings),
+    settings,
+    request: input.request,
+  })
+}
+
+/** `oddsOf` for a sheet and settings that already came out of the rule set's normalisers, as for `resolveNormalized`. */
+export function oddsOfNormalized<Sheet, Settings>(
+  action: RuleAction<Sheet, unknown, Settings>,
+  input: { sheet: Sheet; settings: Settings; request: unknown },
+): Record<string, unknown> {
+  if (action.odds === undefined) throw new Error(`${action.name} rolls no dice: it has no odds`)
+  return action.odds.of(input.sheet, input.request, input.settings)
 }
 
 function settle<Sheet, Settings>(

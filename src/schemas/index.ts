@@ -16,7 +16,7 @@ import { CharacterListSchema, CharacterSchema, CreateCharacterSchema, PatchChara
 import { CommandResultSchema, EventListSchema, EventSchema, ListedEventSchema, StreamTicketSchema } from './events.js'
 import { LivenessSchema, ReadinessSchema } from './health.js'
 import { ProblemSchema } from './problem.js'
-import { FollowUpSchema, PendingDecisionSchema } from './resolution.js'
+import { FollowUpSchema, oddsSchema, PendingDecisionSchema } from './resolution.js'
 import { RuleSetActionSchema, RuleSetDetailSchema, RuleSetListSchema, RuleSetSummarySchema } from './rulesets.js'
 import { sheetInputSchema, sheetSchema } from './sheets.js'
 import {
@@ -38,7 +38,11 @@ const RULE_SET_SCHEMAS: TSchema[] = RULE_SETS.flatMap((ruleSet) => [
   sheetSchema(ruleSet.sheet),
   sheetInputSchema(ruleSet.sheet),
   ruleSet.settings,
-  ...ruleSet.actions.flatMap((action) => [action.request, action.outcome]),
+  ...ruleSet.actions.flatMap((action) => [
+    action.request,
+    action.outcome,
+    ...(action.odds ? [oddsSchema(ruleSet, action)] : []),
+  ]),
 ])
 
 /** Schemas registered once with `app.addSchema`: routes refer to them and OpenAPI names them by `$id`. */

@@ -332,6 +332,8 @@ const UNPROCESSABLE: Record<string, ProblemExampleName[]> = {
   updateWebhook: ['WebhookUrlNotHttp'],
   performStressCheck: ['RankTooHigh'],
   resolveStressCheck: ['RankTooHigh'],
+  oddsOfStressCheck: ['RankTooHigh'],
+  resolveStressCheckOdds: ['RankTooHigh'],
 }
 
 export interface ProblemRoute {
@@ -346,7 +348,9 @@ export interface ProblemRoute {
 export function problemExamplesFor(route: ProblemRoute, status: number): ProblemExampleName[] {
   const params = [...route.url.matchAll(/:(\w+)/g)].map((match) => match[1]!)
   const innermost = params.at(-1)
-  const command = route.operationId.startsWith('perform') || route.operationId.startsWith('resolve')
+  // The odds of a roll are refused as the roll is: on a stored character (`oddsOf…`) or not (`resolve…Odds`).
+  const stored = route.operationId.startsWith('perform') || route.operationId.startsWith('oddsOf')
+  const command = stored || route.operationId.startsWith('resolve')
   switch (status) {
     case 400: {
       const names: ProblemExampleName[] = route.hasBody ? ['InvalidJson'] : []
@@ -364,8 +368,8 @@ export function problemExamplesFor(route: ProblemRoute, status: number): Problem
         .filter((name) => name !== undefined)
     case 409: {
       const names = CONFLICTS[route.operationId] ?? (command ? ['DecisionPending'] : [])
-      const stored = route.operationId.startsWith('perform') ? (['CharacterArchived'] as const) : []
-      return [...names, ...stored, ...(route.idempotent ? (['IdempotencyInFlight'] as const) : [])]
+      const archived = stored ? (['CharacterArchived'] as const) : []
+      return [...names, ...archived, ...(route.idempotent ? (['IdempotencyInFlight'] as const) : [])]
     }
     case 412:
       return ['StaleVersion']

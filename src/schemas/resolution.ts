@@ -1,7 +1,7 @@
-import Type, { type Static, type TSchema, type TUnsafe } from 'typebox'
+import Type, { type Static, type TObject, type TSchema, type TUnsafe } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { DiceRequestSchema, DieRollSchema } from '../rules/dice.js'
-import type { RuleAction, RuleSet } from '../rules/rule-set.js'
+import { oddsOf, type RuleAction, type RuleSet } from '../rules/rule-set.js'
 import { ref } from './ref.js'
 import { sheetInputSchema } from './sheets.js'
 
@@ -82,12 +82,17 @@ export function pascalCase(name: string): string {
   return name.replace(/(^|-)([a-z0-9])/g, (_match, _dash, letter: string) => letter.toUpperCase())
 }
 
+/** The request of an action's first example (it works on the action's example sheet). */
+function exampleRequestOf(action: RuleAction): unknown {
+  const [request] = (action.request as { examples?: unknown[] }).examples ?? []
+  return request
+}
+
 /** Example body of a stateless resolution: the action's own example on a sheet where it works. */
 function exampleResolveBody(action: RuleAction) {
-  const [request] = (action.request as { examples?: unknown[] }).examples ?? []
   return {
     sheet: action.exampleSheet ?? {},
-    request,
+    request: exampleRequestOf(action),
     dice: { source: 'seeded', seed: 'try-it-out' },
   }
 }
@@ -152,7 +157,7 @@ export function resolutionCheck(ruleSet: RuleSet, action: RuleAction): (resoluti
 
 /** Body of a stateful action on a stored character: the request, optionally the dice and who may see it. */
 export function commandBodySchema(action: RuleAction) {
-  const [request] = (action.request as { examples?: unknown[] }).examples ?? []
+  const request = exampleRequestOf(action)
   return Type.Object(
     {
       request: ref(action.request),
@@ -166,4 +171,80 @@ export function commandBodySchema(action: RuleAction) {
     },
     { $id: `${pascalCase(action.name)}CommandBody`, additionalProperties: false, examples: [{ request }] },
   )
+}
+
+// ---------------------------------------------------------------- odds
+
+const SheetBasisSchema = Type.Union(
+  [Type.Literal('as sent'), Type.Literal('as stored'), Type.Literal('as players see it')],
+  {
+    description:
+      'The sheet the odds are counted on: `as sent` (the body’s sheet, or a new character’s when left out), `as stored` (the character’s sheet, for the GM key), or `as players see it` (for a player key: the sheet without what GM-only rolls did to it, so the odds tell nothing they hid).',
+  },
+)
+type SheetBasis = Static<typeof SheetBasisSchema>
+
+const oddsSchemas = new WeakMap<RuleAction, TObject>()
+
+/**
+ * An action's odds answer, `${Action}Odds`: the rules' odds and the sheet they were counted on.
+ * One object per action, so the routes that answer it and the shared schemas name the same one.
+ */
+export function oddsSchema(ruleSet: RuleSet, action: RuleAction): TObject {
+  const known = oddsSchemas.get(action)
+  if (known) return known
+  if (action.odds === undefined) throw new Error(`${action.name} rolls no dice: it has no odds`)
+  const example = {
+    sheet: 'as sent' satisfies SheetBasis,
+    ...oddsOf(ruleSet, action, { sheet: action.exampleSheet ?? {}, request: exampleRequestOf(action) }),
+  }
+  const schema = Type.Object(
+    { sheet: SheetBasisSchema, ...action.odds.schema.properties },
+    {
+      $id: `${pascalCase(action.name)}Odds`,
+      additionalProperties: false,
+      description: `${(action.odds.schema as { description?: string }).description ?? ''} Every chance is an exact fraction in lowest terms, with its percent rounded to 2 decimals for display; outcomes that cannot happen are listed at 0/1.`,
+      examples: [example],
+    },
+  )
+  oddsSchemas.set(action, schema)
+  return schema
+}
+
+/** Body of a stateless odds call: the resolve body without dice, since nothing is rolled. */
+export function oddsResolveBodySchema(ruleSet: RuleSet, action: RuleAction) {
+  return Type.Object(
+    {
+      sheet: Type.Optional(
+        ref(sheetInputSchema(ruleSet.sheet), {
+          description: "The character's sheet. Leave it out (or send `{}`) for a new character with default values.",
+        }),
+      ),
+      request: ref(action.request),
+      settings: Type.Optional(ref(ruleSet.settings)),
+    },
+    {
+      $id: `${pascalCase(action.name)}OddsResolveBody`,
+      additionalProperties: false,
+      examples: [{ sheet: action.exampleSheet ?? {}, request: exampleRequestOf(action) }],
+    },
+  )
+}
+
+/** Body of the odds of an action on a stored character: the action's request, no dice and no visibility. */
+export function oddsCommandBodySchema(action: RuleAction) {
+  return Type.Object(
+    { request: ref(action.request) },
+    {
+      $id: `${pascalCase(action.name)}CharacterOddsBody`,
+      additionalProperties: false,
+      examples: [{ request: exampleRequestOf(action) }],
+    },
+  )
+}
+
+/** A compiled check that an odds answer fits its schema exactly, so it can be sent as `JSON.stringify` writes it. */
+export function oddsCheck(ruleSet: RuleSet, action: RuleAction): (answer: unknown) => boolean {
+  const validator = Compile(oddsSchema(ruleSet, action))
+  return (answer) => validator.Check(answer)
 }

@@ -13,6 +13,12 @@ export const RuleSetActionSchema = Type.Object(
     summary: Type.String(),
     description: Type.String(),
     resolvePath: Type.String({ description: 'Stateless resolution endpoint.' }),
+    oddsPath: Type.Optional(
+      Type.String({
+        description:
+          'Present when the action rolls dice: the stateless endpoint giving the exact odds of its outcomes before rolling (on a stored character, `…/characters/{characterId}/{action}/odds`).',
+      }),
+    ),
   },
   { $id: 'RuleSetAction', additionalProperties: false },
 )

@@ -6,7 +6,7 @@ import type { DiceRequest } from '../rules/dice.js'
 import { findAction } from '../rules/index.js'
 import { parseWith } from '../rules/parse.js'
 import { RuleError } from '../rules/errors.js'
-import { resolveAction, type RuleAction, type RuleSet } from '../rules/rule-set.js'
+import { resolveAction, type RuleAction } from '../rules/rule-set.js'
 import { ruleSetOfCampaign } from './campaign-rules.js'
 import { lockCharacter, type Command, type Decision, type Locked } from './pipeline.js'
 import { audienceOf } from './public-view.js'
@@ -20,7 +20,8 @@ export interface ActionBody {
   visibility?: Visibility
 }
 
-function authorize(principal: Principal, action: RuleAction, characterId: string, visibility: Visibility) {
+/** Who may perform an action: the GM, or a player key for its own characters, its player actions and public rolls. */
+export function authorize(principal: Principal, action: RuleAction, characterId: string, visibility: Visibility) {
   if (principal.role === 'gm') return
   if (action.actor === 'gm') throw new ForbiddenError(`only the GM may ${action.name}`)
   if (!principal.characterIds.includes(characterId)) {
@@ -29,7 +30,7 @@ function authorize(principal: Principal, action: RuleAction, characterId: string
   if (visibility === 'gm') throw new ForbiddenError('only the GM may make GM-only rolls')
 }
 
-function actionOfCampaign(principal: Principal, name: string) {
+export function actionOfCampaign(principal: Principal, name: string) {
   const ruleSet = ruleSetOfCampaign(principal)
   const action = findAction(ruleSet, name)
   if (!action) {
@@ -128,14 +129,9 @@ async function amendedEventFor(tx: Repositories, principal: Principal, character
  * character the caller sent no sheet, so such a pointer would name a field that is not there.
  * With `hiddenState`, the sheet holds what GM-only rolls did, which the refusal is not to tell.
  */
-function resolveStored(
-  ruleSet: RuleSet,
-  action: RuleAction,
-  input: Parameters<typeof resolveAction>[2],
-  hiddenState: boolean,
-) {
+export function onStoredSheet<Result>(action: RuleAction, hiddenState: boolean, rules: () => Result): Result {
   try {
-    return resolveAction(ruleSet, action, input)
+    return rules()
   } catch (error) {
     if (error instanceof RuleError && error.pointer?.startsWith('/sheet')) {
       const message = hiddenState
@@ -200,12 +196,11 @@ async function decideAction(
   const ruleSet = ruleSetOfCampaign(principal)
   const settings: unknown = ruleSet.normalizeSettings(principal.campaign.settings)
   // resolveAction re-checks the stored sheet against these settings itself: it is not normalised here too.
-  const resolved = resolveStored(
-    ruleSet,
+  const resolved = onStoredSheet(
     action,
-    { sheet: character.sheet, request: body.request, dice: body.dice, settings },
     // Why the sheet refuses may be a GM-only roll's doing: a player is not told what it did.
     principal.role !== 'gm' && character.publicSheet !== null,
+    () => resolveAction(ruleSet, action, { sheet: character.sheet, request: body.request, dice: body.dice, settings }),
   )
   return {
     type: action.name,

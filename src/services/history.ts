@@ -11,7 +11,11 @@ import { eventView } from '../schemas/events.js'
  * never see GM-only events. The database renders each event's JSON and this only joins them,
  * which keeps a page's cost flat however deep the history is.
  */
-export async function listEventsJson(store: Pick<Store, 'eventPages'>, principal: Principal, query: EventListFilter): Promise<string> {
+export async function listEventsJson(
+  store: Pick<Store, 'eventPages'>,
+  principal: Principal,
+  query: EventListFilter,
+): Promise<string> {
   const { sheets, ...filter } = query
   const limit = pageSize(filter.limit)
   const rows = await store.eventPages.list(

@@ -1,10 +1,16 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
+import type { Test } from 'tap'
 import type { App } from '../../src/app.js'
+
+// These run inside Chromium (page.evaluate); the project's type check has no DOM library.
+declare const document: any
+declare const window: any
 
 /** Debian's Chromium; `npx playwright install` cannot download browsers on these machines. */
 const CHROMIUM_PATH = '/usr/bin/chromium'
@@ -79,4 +85,36 @@ export async function listen(app: App): Promise<string> {
   const address = app.server.address()
   if (address === null || typeof address === 'string') throw new Error('the app is not listening on a TCP port')
   return `http://127.0.0.1:${address.port}`
+}
+
+/** axe-core's browser bundle, when the package is installed (a dev dependency); else null. */
+function axeSource(): string | null {
+  const candidates = [process.env.AXE_CORE_PATH]
+  try {
+    candidates.push(createRequire(import.meta.url).resolve('axe-core/axe.min.js'))
+  } catch {
+    // not installed: the accessibility checks are skipped with a message
+  }
+  const path = candidates.find((candidate) => candidate && existsSync(candidate))
+  return path ? readFileSync(path, 'utf8') : null
+}
+
+const AXE = axeSource()
+
+/** Runs axe on the page as it is; every violation is listed in the failure. */
+export async function accessible(t: Test, page: Page, what: string): Promise<void> {
+  if (!AXE) {
+    t.pass(`axe finds no violation: ${what}`, { skip: 'axe-core is not installed (a dev dependency)' })
+    return
+  }
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE)
+  const violations: string[] = await page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ['violations'] })
+    return result.violations.map(
+      (violation: any) =>
+        `${violation.id}: ${violation.help} — ${violation.nodes.map((node: any) => node.target.join(' ')).join(', ')}`,
+    )
+  })
+  t.same(violations, [], `axe finds no violation: ${what}`)
 }

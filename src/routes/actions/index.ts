@@ -4,8 +4,9 @@ import { CharacterParams, IdempotencyHeaders } from '../../schemas/common.js'
 import { CommandResultSchema } from '../../schemas/events.js'
 import { COMMAND_LINKS } from '../../schemas/links.js'
 import { created, problems, ref } from '../../schemas/ref.js'
-import { commandBodySchema, pascalCase } from '../../schemas/resolution.js'
+import { commandBodySchema, oddsCommandBodySchema, oddsSchema, pascalCase } from '../../schemas/resolution.js'
 import { actionCommand } from '../../services/commands.js'
+import { characterOdds } from '../../services/odds.js'
 import { runCommand } from '../../services/pipeline.js'
 import { onceFor, replyCreated } from '../command-reply.js'
 import { routeAccess } from '../../plugins/app/route-access.js'
@@ -33,7 +34,7 @@ const actionRoutes: FastifyPluginAsyncTypebox = async (app) => {
             tags: [RULE_SET_TAGS[ruleSet.id] ?? ruleSet.title],
             operationId: `perform${pascalCase(action.name)}`,
             summary: action.summary,
-            description: `${action.description}\n\nOn a stored character of a \`${ruleSet.id}\` campaign${action.actor === 'gm' ? ' (GM only)' : ''}: locks the character, resolves against its sheet, saves the new sheet and appends the event, all in one transaction. Send an \`Idempotency-Key\` to make retries safe.`,
+            description: `${action.description}\n\nOn a stored character of a \`${ruleSet.id}\` campaign${action.actor === 'gm' ? ' (GM only)' : ''}: locks the character, resolves against its sheet, saves the new sheet and appends the event, all in one transaction. Send an \`Idempotency-Key\` to make retries safe.${action.odds ? ` The odds of every outcome, before rolling: \`POST …/${action.name}/odds\`.` : ''}`,
             params: CharacterParams,
             headers: IdempotencyHeaders,
             body: ref(body),
@@ -57,6 +58,32 @@ const actionRoutes: FastifyPluginAsyncTypebox = async (app) => {
           )
           return replyCreated(reply, answer)
         },
+      )
+
+      if (action.odds === undefined) continue
+      const oddsBody = oddsCommandBodySchema(action)
+      app.addSchema(oddsBody)
+      app.post(
+        `/v1/campaigns/:campaignId/characters/:characterId/${action.name}/odds`,
+        {
+          ...(action.actor === 'gm' ? { config: { access: 'gm' as const } } : {}),
+          schema: {
+            tags: [RULE_SET_TAGS[ruleSet.id] ?? ruleSet.title],
+            operationId: `oddsOf${pascalCase(action.name)}`,
+            summary: `The odds of “${action.summary.charAt(0).toLowerCase()}${action.summary.slice(1)}”`,
+            description: `The exact chance of every outcome of \`${action.name}\` for this character and request, before anything is rolled: counted over every face of the dice, as fractions in lowest terms. Reads the character and writes nothing: no event, no Idempotency-Key. Allowed to whoever may make the roll, and refused as the roll would be (the same 409 and 422 answers). A player key gets the odds on the sheet players see (\`sheet: "as players see it"\`), never on what GM-only rolls did to it; the GM key on the sheet itself.`,
+            params: CharacterParams,
+            body: ref(oddsBody),
+            response: {
+              200: ref(oddsSchema(ruleSet, action), {
+                description: 'The odds of every outcome, on the character’s sheet.',
+              }),
+              ...problems(400, 401, 403, 404, 409, 422),
+            },
+          },
+        },
+        async (request) =>
+          characterOdds(context, request.principal, request.params.characterId, action.name, request.body),
       )
     }
   }

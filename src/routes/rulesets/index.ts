@@ -19,6 +19,7 @@ function summaryOf(ruleSet: RuleSet) {
       summary: action.summary,
       description: action.description,
       resolvePath: `/v1/resolve/${ruleSet.id}/${action.name}`,
+      ...(action.odds ? { oddsPath: `/v1/resolve/${ruleSet.id}/${action.name}/odds` } : {}),
     })),
   }
 }

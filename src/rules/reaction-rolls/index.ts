@@ -1,4 +1,5 @@
 import type { RuleSet } from '../rule-set.js'
+import { reactionRollOdds } from './odds.js'
 import { reactionRetrievalAction } from './reaction-retrieval.js'
 import { pendingOf, reactionRollAction } from './reaction-roll.js'
 import {
@@ -22,5 +23,5 @@ export const reactionRolls: RuleSet<ReactionRollsSheet, ReactionRollsSettings> =
   normalizeSettings,
   pendingOf,
   tables: TABLES,
-  actions: [reactionRollAction, reactionRetrievalAction],
+  actions: [{ ...reactionRollAction, odds: reactionRollOdds }, reactionRetrievalAction],
 }

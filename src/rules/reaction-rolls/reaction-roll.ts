@@ -17,12 +17,11 @@ import { capitalise, listOr } from './words.js'
 
 export const RETRIEVAL_DECISION_ACTION = 'reaction-retrieval'
 
-function resolveReactionRoll(
-  sheet: ReactionRollsSheet,
-  input: unknown,
-  dice: Dice,
-  settings: ReactionRollsSettings,
-): Resolution<ReactionRollsSheet> {
+/**
+ * The request read and checked against the sheet before any die is rolled: what a roll and its
+ * odds both start from.
+ */
+export function readReactionRoll(sheet: ReactionRollsSheet, input: unknown, settings: ReactionRollsSettings) {
   const request = parseWith(ReactionRollRequestSchema, input, '/request', 'REQUEST_INVALID')
   assertSheetFitsSettings(sheet, settings)
   if (sheet.pendingRetrieval !== null) {
@@ -47,9 +46,9 @@ function resolveReactionRoll(
     )
   }
   // Own keys only: a name such as "constructor" must not reach Object.prototype.
-  const ability =
+  const known =
     abilityName !== undefined && Object.hasOwn(sheet.abilities, abilityName) ? sheet.abilities[abilityName] : undefined
-  if (abilityName !== undefined && ability === undefined) {
+  if (abilityName !== undefined && known === undefined) {
     throw new RuleError(
       'ABILITY_UNKNOWN',
       `/request/ability "${abilityName}" is not on the sheet; its abilities are ${Object.keys(sheet.abilities).join(', ')}`,
@@ -59,9 +58,28 @@ function resolveReactionRoll(
   }
   // Checked before rolling so a policy that cannot be carried out never costs (or re-rolls) a die.
   if (request.retrieve !== undefined) assertRetrievalChoice(request.retrieve, sheet, settings, '/request/retrieve')
+  return {
+    request,
+    resist,
+    abilityName,
+    ability: known,
+    modifiers,
+    modifierTotal: modifiers.reduce((total, modifier) => total + modifier.weight, 0),
+    edge: edgeOf(request.advantage ?? false, request.disadvantage ?? false),
+  }
+}
 
-  const edge = edgeOf(request.advantage ?? false, request.disadvantage ?? false)
-  const modifierTotal = modifiers.reduce((total, modifier) => total + modifier.weight, 0)
+function resolveReactionRoll(
+  sheet: ReactionRollsSheet,
+  input: unknown,
+  dice: Dice,
+  settings: ReactionRollsSettings,
+): Resolution<ReactionRollsSheet> {
+  const { request, resist, abilityName, ability, modifiers, modifierTotal, edge } = readReactionRoll(
+    sheet,
+    input,
+    settings,
+  )
   const base = {
     ability: abilityName ?? null,
     dice: ability?.dice ?? null,

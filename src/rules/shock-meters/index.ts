@@ -27,6 +27,7 @@ import { stressCheckAction } from './stress-check.js'
 import { therapyAssistanceAction } from './therapy.js'
 import { StressTriggers } from './triggers.js'
 import { exampleAfterFailedCheck } from './examples.js'
+import { passionFlipFlopOdds, passionRerollOdds, stressCheckOdds, therapyAssistanceOdds } from './odds.js'
 
 export { exampleSheets } from './examples.js'
 export type { ShockMetersSheet, ShockMetersSettings } from './sheet-schema.js'
@@ -60,15 +61,15 @@ export const shockMeters: RuleSet<ShockMetersSheet, ShockMetersSettings> = {
     },
   },
   actions: [
-    stressCheckAction,
+    { ...stressCheckAction, odds: stressCheckOdds },
     // These act on a check just failed, which the default sheet has not had.
-    { ...passionRerollAction, exampleSheet: exampleAfterFailedCheck },
-    { ...passionFlipFlopAction, exampleSheet: exampleAfterFailedCheck },
+    { ...passionRerollAction, exampleSheet: exampleAfterFailedCheck, odds: passionRerollOdds },
+    { ...passionFlipFlopAction, exampleSheet: exampleAfterFailedCheck, odds: passionFlipFlopOdds },
     { ...stressResponseAction, exampleSheet: exampleAfterFailedCheck },
     recordDisorderAction,
     { ...clearStressedAction, exampleSheet: exampleAfterFailedCheck },
     newSessionAction,
-    { ...therapyAssistanceAction, exampleSheet: exampleAfterFailedCheck },
+    { ...therapyAssistanceAction, exampleSheet: exampleAfterFailedCheck, odds: therapyAssistanceOdds },
     ongoingTreatmentAction,
   ],
 }

@@ -15,10 +15,10 @@ import type { LastCheck, ShockMetersSheet } from './sheet-schema.js'
 import { applyResult, CHECK_ACTIONS, checkOutcome, summarizeCheck, undoResult } from './stress-check.js'
 import { parseWith } from '../parse.js'
 
-type Change = 'passion-reroll' | 'passion-flip-flop'
+export type Change = 'passion-reroll' | 'passion-flip-flop'
 
 /** Passions change only the latest rolled check, once, and never while burned out. */
-function requireChangeable(
+export function requireChangeable(
   sheet: ShockMetersSheet,
   requested: Passion | undefined,
   change: Change,
@@ -100,6 +100,14 @@ function requireChangeable(
   return { check, passion }
 }
 
+/** The request read and the check it may change: what a change and its odds both start from. */
+export function readChange(sheet: ShockMetersSheet, request: unknown, change: Change) {
+  const schema = change === 'passion-reroll' ? PassionRerollRequestSchema : PassionFlipFlopRequestSchema
+  // Both requests have the same shape: an optional passion.
+  const parsed: PassionRerollRequest = parseWith(schema, request, '/request', 'REQUEST_INVALID')
+  return requireChangeable(sheet, parsed.passion, change)
+}
+
 function replaceRoll(sheet: ShockMetersSheet, check: LastCheck, passion: Passion, change: Change, face: number) {
   const rating = (check.defence as NonNullable<LastCheck['defence']>).rating
   const originalFace = check.face as number
@@ -147,8 +155,7 @@ export const passionRerollAction: RuleAction<ShockMetersSheet, PassionRerollRequ
   request: PassionRerollRequestSchema,
   outcome: PassionChangeOutcomeSchema,
   resolve(sheet, request, dice: Dice) {
-    const parsed = parseWith(PassionRerollRequestSchema, request, '/request', 'REQUEST_INVALID')
-    const { check, passion } = requireChangeable(sheet, parsed.passion, 'passion-reroll')
+    const { check, passion } = readChange(sheet, request, 'passion-reroll')
     return replaceRoll(sheet, check, passion, 'passion-reroll', dice.roll(100, 'reroll'))
   },
 }
@@ -164,8 +171,7 @@ export const passionFlipFlopAction: RuleAction<ShockMetersSheet, PassionFlipFlop
   request: PassionFlipFlopRequestSchema,
   outcome: PassionChangeOutcomeSchema,
   resolve(sheet, request) {
-    const parsed = parseWith(PassionFlipFlopRequestSchema, request, '/request', 'REQUEST_INVALID')
-    const { check, passion } = requireChangeable(sheet, parsed.passion, 'passion-flip-flop')
+    const { check, passion } = readChange(sheet, request, 'passion-flip-flop')
     return replaceRoll(sheet, check, passion, 'passion-flip-flop', flipFlop(check.face as number))
   },
 }

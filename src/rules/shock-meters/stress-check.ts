@@ -70,6 +70,11 @@ function chooseDefence(sheet: ShockMetersSheet, meter: Meter, identityName: stri
   return { kind: 'ability', name: ability, rating: sheet.abilities[ability] }
 }
 
+/** A failed notch marked on a meter that holds four is the fifth: mental trauma and a disorder. */
+export function marksFifthNotch(failedBefore: number): boolean {
+  return failedBefore === MAX_FAILED - 1
+}
+
 interface Effects {
   sheet: ShockMetersSheet
   marked: LastCheck['marked']
@@ -101,7 +106,7 @@ export function applyResult(
     }
   }
   const failed = Math.min(MAX_FAILED, gauge.failed + 1)
-  const trauma = gauge.failed < MAX_FAILED && failed === MAX_FAILED
+  const trauma = marksFifthNotch(gauge.failed)
   const stressed: Stressed = {
     meter: check.meter,
     response: keep.response ?? check.response ?? 'pending',
@@ -151,9 +156,19 @@ export interface CheckResolution {
   summary: string
 }
 
-/** Avoidance first (hardened, then stressed, then broken), and only then the defence roll. */
-export function runStressCheck(sheet: ShockMetersSheet, input: CheckInput, dice: Dice): CheckResolution {
-  // An alias is recorded as the id it names.
+/** What a check faces before any die is rolled. */
+export interface PreparedCheck {
+  /** The trigger's catalogue id (an alias is recorded as the id it names). */
+  trigger: string | null
+  defence: Defence
+  /** Avoidance comes first: hardened notches at the rank, then an earlier check still in flight. */
+  avoidedBecause: 'hardened' | 'stressed' | null
+  /** Broken: five failed notches fail the check without a roll, once it is not avoided. */
+  automatic: boolean
+}
+
+/** The checks of the request against the sheet, and the order of avoidance (hardened, stressed, broken). */
+export function prepareCheck(sheet: ShockMetersSheet, input: CheckInput): PreparedCheck {
   const trigger = input.trigger === null ? null : requireTriggerFits(input.trigger, input.meter, input.rank).id
   if (input.passion !== null && sheet.passions[input.passion] === null) {
     throw new RuleError(
@@ -165,6 +180,13 @@ export function runStressCheck(sheet: ShockMetersSheet, input: CheckInput, dice:
   }
   const defence = chooseDefence(sheet, input.meter, input.identity)
   const gauge = sheet.meters[input.meter]
+  const avoidedBecause = gauge.hardened >= input.rank ? 'hardened' : sheet.stressed !== null ? 'stressed' : null
+  return { trigger, defence, avoidedBecause, automatic: avoidedBecause === null && gauge.failed >= MAX_FAILED }
+}
+
+/** Avoidance first (hardened, then stressed, then broken), and only then the defence roll. */
+export function runStressCheck(sheet: ShockMetersSheet, input: CheckInput, dice: Dice): CheckResolution {
+  const { trigger, defence, avoidedBecause, automatic } = prepareCheck(sheet, input)
   const number = sheet.stressChecks + 1
   const asked: AskedCheck = {
     number,
@@ -178,10 +200,10 @@ export function runStressCheck(sheet: ShockMetersSheet, input: CheckInput, dice:
   }
   const counted = { ...sheet, stressChecks: number }
 
-  if (gauge.hardened >= input.rank || sheet.stressed !== null) {
+  if (avoidedBecause !== null) {
     const lastCheck = recordCheck(asked, {
       result: 'avoided',
-      avoidedBecause: gauge.hardened >= input.rank ? 'hardened' : 'stressed',
+      avoidedBecause,
       defence: null,
       face: null,
       tier: null,
@@ -193,7 +215,6 @@ export function runStressCheck(sheet: ShockMetersSheet, input: CheckInput, dice:
     return { sheet: { ...counted, lastCheck }, outcome, summary: summarizeCheck(outcome, sheet) }
   }
 
-  const automatic = gauge.failed >= MAX_FAILED
   const face = automatic ? null : dice.roll(100, 'defence')
   const tier = face === null ? null : tierOf(face, defence.rating)
   const effects = applyResult(counted, asked, tier !== null && isSuccess(tier))
@@ -304,7 +325,7 @@ export function summarizeCheck(outcome: StressCheckOutcome, before: ShockMetersS
   return `${head}${against}: rolled ${outcome.reading}, ${describeTier(outcome.tier as Tier)} — ${parts.join('; ')}`
 }
 
-function readStressCheck(request: unknown): CheckInput {
+export function readStressCheck(request: unknown): CheckInput {
   const parsed: StressCheckRequest = parseWith(StressCheckRequestSchema, request, '/request', 'REQUEST_INVALID')
   return {
     meter: parsed.meter,

@@ -1,17 +1,22 @@
 import { readD100 } from '../d100.js'
 import { RuleError } from '../errors.js'
 import type { FollowUp, RuleAction } from '../rule-set.js'
-import { MAX_HARDENED, titleOf } from './constants.js'
+import { MAX_HARDENED, titleOf, type Tier } from './constants.js'
 import { describeTier, tierOf } from './defence-roll.js'
 import { TherapyAssistanceOutcomeSchema } from './outcomes.js'
 import { TherapyAssistanceRequestSchema, type TherapyAssistanceRequest } from './requests.js'
 import { derive, withMeter } from './sheet.js'
 import type { Disorder, LastCheck, ShockMetersSheet } from './sheet-schema.js'
-import { CHECK_ACTIONS, runStressCheck } from './stress-check.js'
+import { CHECK_ACTIONS, runStressCheck, type CheckInput } from './stress-check.js'
 import { findTrigger } from './triggers.js'
 import { parseWith } from '../parse.js'
 
 const RELATIONSHIP_DROP = 5
+
+/** A matched failure lowers the patient's relationship with the therapist by 5, never below 0%. */
+export function droppedRating(rating: number): number {
+  return Math.max(0, rating - RELATIONSHIP_DROP)
+}
 
 /**
  * "A relationship rating falls to 0%" is itself a trigger of the catalogue: the patient's
@@ -84,6 +89,69 @@ function removeFailedNotch(sheet: ShockMetersSheet, check: LastCheck, hardenInst
   }
 }
 
+/** What immediate assistance does, by the tier of the therapist's roll. */
+export type AssistanceEffect =
+  'self-check' | 'relationship-drop' | 'none' | 'declined' | 'notch-hardened' | 'notch-erased'
+
+/**
+ * Fumble: the patient faces a Self check. Matched failure: the relationship with the therapist
+ * drops (when the request names one on the sheet). Failure: nothing. Success: the failed notch
+ * hardens, if the patient consents. Matched success or critical: the notch is erased.
+ */
+export function assistanceEffect(
+  tier: Tier,
+  request: TherapyAssistanceRequest,
+  sheet: ShockMetersSheet,
+): AssistanceEffect {
+  switch (tier) {
+    case 'fumble':
+      return 'self-check'
+    case 'matched-failure':
+      return sheet.relationships.some((entry) => entry.name === request.relationship) ? 'relationship-drop' : 'none'
+    case 'failure':
+      return 'none'
+    case 'success':
+      return request.consent === false ? 'declined' : 'notch-hardened'
+    case 'matched-success':
+    case 'critical':
+      return 'notch-erased'
+  }
+}
+
+/** The request read, and the failed notch it works on: what assistance and its odds both start from. */
+export function readAssistance(sheet: ShockMetersSheet, request: unknown) {
+  const parsed = parseWith(TherapyAssistanceRequestSchema, request, '/request', 'REQUEST_INVALID')
+  const check = requireFreshFailedNotch(sheet)
+  if (parsed.relationship !== undefined && !sheet.relationships.some((entry) => entry.name === parsed.relationship)) {
+    throw new RuleError(
+      'UNKNOWN_RELATIONSHIP',
+      `request/relationship "${parsed.relationship}" is not on the sheet`,
+      'invalid',
+      '/request/relationship',
+    )
+  }
+  return { parsed, check }
+}
+
+/** The Self check a therapist's fumble brings the patient: rank 2 unless the request says 3. */
+export function fumbleSelfCheck(request: TherapyAssistanceRequest): CheckInput {
+  return {
+    meter: 'self',
+    rank: request.selfCheckRank ?? 2,
+    trigger: 'therapist-fumble',
+    identity: null,
+    passion: null,
+    response: request.selfCheckResponse ?? null,
+    disorder: null,
+    cause: `${request.identity} fumbled immediate assistance`,
+  }
+}
+
+/** The sheet as immediate assistance leaves the check it works on, before its effect. */
+export function treatedSheet(sheet: ShockMetersSheet, check: LastCheck, tier: Tier): ShockMetersSheet {
+  return { ...sheet, lastCheck: { ...check, therapy: tier } }
+}
+
 export const therapyAssistanceAction: RuleAction<ShockMetersSheet, TherapyAssistanceRequest> = {
   name: 'therapy-assistance',
   actor: 'player',
@@ -95,78 +163,45 @@ export const therapyAssistanceAction: RuleAction<ShockMetersSheet, TherapyAssist
   request: TherapyAssistanceRequestSchema,
   outcome: TherapyAssistanceOutcomeSchema,
   resolve(sheet, request, dice) {
-    const parsed = parseWith(TherapyAssistanceRequestSchema, request, '/request', 'REQUEST_INVALID')
-    const check = requireFreshFailedNotch(sheet)
-    if (parsed.relationship !== undefined && !sheet.relationships.some((entry) => entry.name === parsed.relationship)) {
-      throw new RuleError(
-        'UNKNOWN_RELATIONSHIP',
-        `request/relationship "${parsed.relationship}" is not on the sheet`,
-        'invalid',
-        '/request/relationship',
-      )
-    }
+    const { parsed, check } = readAssistance(sheet, request)
     const face = dice.roll(100, 'therapy')
     const tier = tierOf(face, parsed.rating)
-    const treated = { ...sheet, lastCheck: { ...check, therapy: tier } }
+    const treated = treatedSheet(sheet, check, tier)
     const gauge = sheet.meters[check.meter]
+    const effect = assistanceEffect(tier, parsed, sheet)
 
     let next: ShockMetersSheet = treated
-    let effect: 'self-check' | 'relationship-drop' | 'none' | 'declined' | 'notch-hardened' | 'notch-erased'
     let relationship = null
     let disorderRemoved: Disorder | null = null
     let selfCheck = null
     let selfCheckSummary = ''
-    switch (tier) {
-      case 'fumble': {
-        effect = 'self-check'
-        const resolved = runStressCheck(
-          treated,
-          {
-            meter: 'self',
-            rank: parsed.selfCheckRank ?? 2,
-            trigger: 'therapist-fumble',
-            identity: null,
-            passion: null,
-            response: parsed.selfCheckResponse ?? null,
-            disorder: null,
-            cause: `${parsed.identity} fumbled immediate assistance`,
-          },
-          dice,
-        )
+    switch (effect) {
+      case 'self-check': {
+        const resolved = runStressCheck(treated, fumbleSelfCheck(parsed), dice)
         next = resolved.sheet
         selfCheck = resolved.outcome
         selfCheckSummary = `; ${resolved.summary}`
         break
       }
-      case 'matched-failure': {
+      case 'relationship-drop': {
         const name = parsed.relationship
-        const found = sheet.relationships.find((entry) => entry.name === name)
-        effect = found === undefined ? 'none' : 'relationship-drop'
-        if (found !== undefined) {
-          const after = Math.max(0, found.rating - RELATIONSHIP_DROP)
-          relationship = { name, before: found.rating, after }
-          next = {
-            ...treated,
-            relationships: treated.relationships.map((entry) =>
-              entry.name === name ? { ...entry, rating: after } : entry,
-            ),
-          }
+        const found = sheet.relationships.find((entry) => entry.name === name)!
+        const after = droppedRating(found.rating)
+        relationship = { name, before: found.rating, after }
+        next = {
+          ...treated,
+          relationships: treated.relationships.map((entry) =>
+            entry.name === name ? { ...entry, rating: after } : entry,
+          ),
         }
         break
       }
-      case 'failure':
-        effect = 'none'
+      case 'none':
+      case 'declined':
         break
-      case 'success':
-      case 'matched-success':
-      case 'critical': {
-        const harden = tier === 'success'
-        if (harden && parsed.consent === false) {
-          effect = 'declined'
-          break
-        }
-        effect = harden ? 'notch-hardened' : 'notch-erased'
-        const removed = removeFailedNotch(treated, check, harden)
+      case 'notch-hardened':
+      case 'notch-erased': {
+        const removed = removeFailedNotch(treated, check, effect === 'notch-hardened')
         next = removed.sheet
         disorderRemoved = removed.disorderRemoved
         break

@@ -1,5 +1,6 @@
 import type { RuleSet } from '../rule-set.js'
 import { endCycle, endEncounter, endScene, rest, socialiseRitual } from './gm-actions.js'
+import { traumaRollOdds } from './odds.js'
 import { pendingOf, respondToTrauma, rollTrauma } from './resolve-trauma.js'
 import {
   EndCycleOutcomeSchema,
@@ -72,6 +73,7 @@ export const traumaTable: RuleSet<TraumaTableSheet, TraumaTableSettings> = {
       request: TraumaRollRequestSchema,
       outcome: TraumaRollOutcomeSchema,
       resolve: (sheet, request, dice) => rollTrauma(sheet, request, dice),
+      odds: traumaRollOdds,
     },
     {
       name: 'trauma-response',

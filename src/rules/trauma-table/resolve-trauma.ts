@@ -30,7 +30,8 @@ export function pendingOf(sheet: TraumaTableSheet): PendingDecision[] {
   ]
 }
 
-export function rollTrauma(sheet: TraumaTableSheet, input: unknown, dice: Dice): Resolution<TraumaTableSheet> {
+/** The request read, and refused while a trauma waits for an answer: what a roll and its odds both start from. */
+export function readTraumaRoll(sheet: TraumaTableSheet, input: unknown): TraumaRollRequest {
   // Value.Default has filled every optional field that has a default.
   const request = parseWith(TraumaRollRequestSchema, input, '/request', 'REQUEST_INVALID') as TraumaRollRequest
   if (sheet.pendingTrauma !== null) {
@@ -41,6 +42,11 @@ export function rollTrauma(sheet: TraumaTableSheet, input: unknown, dice: Dice):
       '/sheet/pendingTrauma',
     )
   }
+  return request
+}
+
+export function rollTrauma(sheet: TraumaTableSheet, input: unknown, dice: Dice): Resolution<TraumaTableSheet> {
+  const request = readTraumaRoll(sheet, input)
   const record = findTrauma(sheet, request, dice.roll(100, 'trauma'))
   const rolled = describeRoll(record)
 

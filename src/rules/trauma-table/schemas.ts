@@ -3,7 +3,7 @@ import Type, { type Static } from 'typebox'
 // Nested schemas carry no `$id`: they are embedded in several top-level schemas, and only the
 // top-level ones become OpenAPI components.
 
-const TraumaRowIdSchema = Type.Union(
+export const TraumaRowIdSchema = Type.Union(
   [
     Type.Literal('unharmed'),
     Type.Literal('demoralized'),
@@ -238,7 +238,7 @@ export type TraumaRow = Static<typeof TraumaRowSchema>
 
 // ---------------------------------------------------------------- the roll record
 
-const ShiftSchema = Type.Object(
+export const ShiftSchema = Type.Object(
   {
     direction: Type.Union([Type.Literal('upgrade'), Type.Literal('downgrade')]),
     steps: Type.Integer({ minimum: 1, description: 'Rows moved by this cause.' }),

@@ -54,21 +54,21 @@ function shiftsFor(sheet: TraumaTableSheet, request: TraumaRollRequest): Shift[]
   return shifts
 }
 
-/**
- * From the d100 face to the trauma suffered: find the row by total, move it by the net
- * shift (in rows, clamped to the table), then upgrade past any trauma already suffered
- * this encounter.
- */
-export function findTrauma(sheet: TraumaTableSheet, request: TraumaRollRequest, face: number): TraumaRollRecord {
-  const total = face + request.modifier
-  const base = rowIndexForTotal(total)
+/** The upgrades and downgrades that apply to a roll, and the move they make together, in rows. */
+export function shiftOf(sheet: TraumaTableSheet, request: TraumaRollRequest): { shifts: Shift[]; netShift: number } {
   const shifts = shiftsFor(sheet, request)
   const netShift = shifts.reduce((sum, shift) => sum + (shift.direction === 'upgrade' ? shift.steps : -shift.steps), 0)
+  return { shifts, netShift }
+}
+
+/**
+ * From the row the total finds to the trauma suffered: moved by the net shift (in rows,
+ * clamped to the table), then upgraded past any trauma already suffered this encounter.
+ */
+export function moveRow(base: number, netShift: number, suffered: ReadonlySet<string>) {
   const unclamped = base + netShift
   const shifted = Math.min(LAST_ROW, Math.max(0, unclamped))
-  const clamped = unclamped > LAST_ROW ? 'top' : unclamped < 0 ? 'bottom' : null
-
-  const suffered = new Set(sheet.encounterTraumas)
+  const clamped: TraumaRollRecord['clamped'] = unclamped > LAST_ROW ? 'top' : unclamped < 0 ? 'bottom' : null
   const repeats: TraumaRollRecord['repeats'] = []
   let final = shifted
   // Unharmed is never in the suffered list, and the last row has nowhere further to go.
@@ -76,7 +76,15 @@ export function findTrauma(sheet: TraumaTableSheet, request: TraumaRollRequest, 
     repeats.push({ from: rowAt(final).id, to: rowAt(final + 1).id })
     final += 1
   }
+  return { shifted, clamped, repeats, final }
+}
 
+/** From the d100 face to the trauma suffered: the row by total, then moved (`moveRow`). */
+export function findTrauma(sheet: TraumaTableSheet, request: TraumaRollRequest, face: number): TraumaRollRecord {
+  const total = face + request.modifier
+  const base = rowIndexForTotal(total)
+  const { shifts, netShift } = shiftOf(sheet, request)
+  const { shifted, clamped, repeats, final } = moveRow(base, netShift, new Set(sheet.encounterTraumas))
   return {
     face,
     modifier: request.modifier,
