@@ -83,7 +83,7 @@ async function showOutcome(block: Locator): Promise<void> {
 
 t.test(
   'a GM creates campaigns, authorizes and resolves each mechanic from the examples in Swagger UI',
-  { skip: chromiumMissing, timeout: 120_000 },
+  { skip: chromiumMissing, timeout: 240_000 },
   async (t) => {
     const app = await buildTestApp(t)
     const baseUrl = await listen(app)
@@ -97,7 +97,8 @@ t.test(
     })
 
     await page.goto(`${baseUrl}/docs`)
-    await page.locator('.opblock').first().waitFor()
+    // Swagger UI lays out the whole document before it shows the first operation: 10 s on a busy machine.
+    await page.locator('.opblock').first().waitFor({ timeout: 60_000 })
     await screenshot('swagger-1-docs.png')
 
     const journeys = [
