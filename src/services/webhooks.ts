@@ -27,7 +27,7 @@ export interface WebhookContext {
 /** Events every campaign records, whatever its rule set. */
 const CHARACTER_EVENT_TYPES = ['character.created', 'character.updated', 'character.archived', 'revert']
 
-function endpointView(endpoint: WebhookEndpoint, now = new Date()) {
+export function endpointView(endpoint: WebhookEndpoint, now = new Date()) {
   return {
     id: endpoint.id,
     campaignId: endpoint.campaignId,
