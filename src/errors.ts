@@ -12,6 +12,8 @@ export const PreconditionFailedError = createError<[string]>('PRECONDITION_FAILE
 export const UnprocessableError = createError<[string]>('UNPROCESSABLE', '%s', 422)
 export const TooManyRequestsError = createError<[string]>('RATE_LIMITED', '%s', 429)
 export const ServiceUnavailableError = createError<[string]>('SERVICE_UNAVAILABLE', '%s', 503)
+/** The client closed the connection before its answer (nginx's 499): nobody is left to answer. */
+export const ClientGoneError = createError<[string]>('CLIENT_CLOSED_REQUEST', '%s', 499)
 
 /** One field of the request is refused; `pointer` is a JSON pointer from the request root, e.g. `/body/characterIds/0`. */
 export class InvalidFieldError extends Error {

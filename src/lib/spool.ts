@@ -18,7 +18,12 @@ export interface Spooled {
  * have come. The body is left unread past that point rather than destroyed, so the refusal
  * can still be answered on the connection. A client that goes away mid-body is an error too.
  */
-export async function spool(body: Readable, limitBytes: number, tooLarge: () => Error): Promise<Spooled> {
+export async function spool(
+  body: Readable,
+  limitBytes: number,
+  tooLarge: () => Error,
+  gone: (message: string) => Error,
+): Promise<Spooled> {
   const dir = await mkdtemp(join(tmpdir(), 'nerve-body-'))
   const path = join(dir, 'body')
   const dispose = () => rm(dir, { recursive: true, force: true })
@@ -46,7 +51,7 @@ export async function spool(body: Readable, limitBytes: number, tooLarge: () => 
       body.on('data', onData)
       body.once('error', fail)
       body.once('close', () => {
-        if (!body.readableEnded) fail(new Error('the client went away before the whole body arrived'))
+        if (!body.readableEnded) fail(gone('the client went away before the whole body arrived'))
       })
       body.once('end', () => {
         if (settled) return

@@ -603,3 +603,17 @@ t.test('an import over a real connection: 413 past the limit, and nothing left o
   t.equal(imported.statusCode, 201, 'an archive within the limit imports')
   t.same(await spooled(), before, 'and its temporary file is gone too')
 })
+
+t.test('a client that goes away before the answer takes the import back with it', async (t) => {
+  const before = await rowCounts(app)
+  await new Promise<void>((resolve) => {
+    const req = request(`${address}/v1/campaigns/import`, { method: 'POST', headers: { 'content-type': NDJSON } })
+    req.on('error', () => resolve())
+    req.on('response', () => resolve())
+    // The whole archive, then the connection closed at once: the replay has not finished by then.
+    req.end(`${pristine.join('\n')}\n`, () => req.destroy())
+  })
+  // An import of this archive is written well within this (a few hundred ms), had it gone on.
+  await new Promise((resolve) => setTimeout(resolve, 3000))
+  t.same(await rowCounts(app), before, 'nothing was kept: nobody would ever learn the new GM key')
+})

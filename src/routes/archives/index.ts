@@ -10,6 +10,7 @@ import {
   ImportedCampaignSchema,
   ImportQuery,
 } from '../../schemas/archive.js'
+import { ClientGoneError } from '../../errors.js'
 import { CampaignParams } from '../../schemas/common.js'
 import { CREATED_CAMPAIGN_LINKS } from '../../schemas/links.js'
 import { created, problem, problems } from '../../schemas/ref.js'
@@ -103,12 +104,15 @@ const archiveRoutes: FastifyPluginAsyncTypebox<ArchiveRoutesOptions> = async (ap
       },
     },
     async (request, reply) => {
+      // Without a Content-Type no parser ran: there is no archive to read.
+      if (request.body === undefined) throw new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE()
       // The whole archive is on disk before the transaction opens: a slow upload holds no
       // database connection, and the request timeout bounds the upload alone.
       const archive = await spool(
         request.body,
         options.importLimitBytes,
         () => new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE(),
+        (message) => new ClientGoneError(message),
       )
       // The replay may take longer than an idle connection is kept open; the client waits for
       // its GM key. Should it leave all the same, the import is taken back. (An injected request
@@ -116,7 +120,8 @@ const archiveRoutes: FastifyPluginAsyncTypebox<ArchiveRoutesOptions> = async (ap
       ;(request.raw.socket as Partial<Socket>).setTimeout?.(0)
       const gone = new AbortController()
       reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished) gone.abort(new Error('the client went away before the import was answered'))
+        if (!reply.raw.writableFinished)
+          gone.abort(new ClientGoneError('the client went away before the import was answered'))
       })
       let result: Awaited<ReturnType<typeof importCampaign>>
       try {
