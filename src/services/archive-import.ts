@@ -41,8 +41,12 @@ export interface ImportContext {
   allowPrivate: boolean
 }
 
-/** Events written per statement. */
-const BATCH_EVENTS = 500
+/**
+ * Events are written a statement per about this many bytes of archive. Kept small on purpose:
+ * Prisma keeps the arguments of its last 100 debug calls, a statement's parameters among them,
+ * whatever DEBUG says, so each batch stays in memory for a while after it is written.
+ */
+const BATCH_BYTES = 64 * 1024
 
 /**
  * How long an import's transaction may last. The archive is on disk by then (the route spools
@@ -106,6 +110,7 @@ class ArchiveImport {
   /** The new id of every event read so far, by its id in the archive. */
   private readonly eventIds = new Map<string, string>()
   private batch: ImportedEvent[] = []
+  private batchBytes = 0
   private lastSeq = 0
   private readonly webhooks: { archivedId: string; endpoint: ReturnType<typeof endpointView>; secret: string }[] = []
   private readonly counted = { characters: 0, events: 0, webhooks: 0 }
@@ -145,7 +150,7 @@ class ArchiveImport {
       case 'character':
         return this.takeCharacter(line.number, value)
       case 'event':
-        return this.takeEvent(line.number, value)
+        return this.takeEvent(line, value)
       case 'webhook':
         return this.takeWebhook(line.number, value)
       case 'end':
@@ -320,7 +325,7 @@ class ArchiveImport {
     )
   }
 
-  private async takeEvent(line: number, value: unknown) {
+  private async takeEvent({ number: line, bytes }: RawLine, value: unknown) {
     await this.writeCharacters()
     const seq = this.lastSeq + 1
     const { event, settings } = this.checked(ArchiveEventSchema, value, line, this.seqIn(value) ?? seq)
@@ -433,7 +438,8 @@ class ArchiveImport {
       causationId,
       occurredAt: event.occurredAt,
     })
-    if (this.batch.length >= BATCH_EVENTS) await this.flush()
+    this.batchBytes += bytes.length
+    if (this.batchBytes >= BATCH_BYTES) await this.flush()
 
     if (event.type === 'character.archived') character.isArchived = true
     if (event.type === 'revert' && latest?.type === 'character.archived') character.isArchived = false
@@ -457,6 +463,7 @@ class ArchiveImport {
     if (this.batch.length === 0) return
     await this.tx.events.appendImported(this.batch)
     this.batch = []
+    this.batchBytes = 0
   }
 
   private async takeWebhook(line: number, value: unknown) {
