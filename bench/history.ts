@@ -37,7 +37,7 @@ export interface HistoryResult {
  * Appends `count` events to a campaign in one statement: copies of a real roll's event,
  * spread over its characters in turn, with the campaign's sequence moved on to match.
  */
-async function seed(databaseUrl: string, party: Party, count: number) {
+export async function seedHistory(databaseUrl: string, party: Party, count: number) {
   await withClient(databaseUrl, async (client) => {
     await client.query('BEGIN')
     const {
@@ -79,8 +79,8 @@ export async function benchHistory(
     if (res.status !== 201) throw new Error(`seed roll: ${res.status} ${await res.text()}`)
   }
   const started = Date.now()
-  await seed(databaseUrl, campaigns.shallow, options.shallow)
-  await seed(databaseUrl, campaigns.deep, options.deep)
+  await seedHistory(databaseUrl, campaigns.shallow, options.shallow)
+  await seedHistory(databaseUrl, campaigns.deep, options.deep)
   await withClient(databaseUrl, async (client) => {
     await client.query('VACUUM ANALYZE roll_events')
     // Write the seeding's dirty pages out now, not in a timed checkpoint in the middle of the measurement.

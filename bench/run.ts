@@ -4,6 +4,7 @@
 // --fewer-connections=N (the stateful pair again at N connections, default 4; 0: skip)
 // --node-options='--max-old-space-size=160' (flags for the server's node, over the image's NODE_OPTIONS).
 // Also: --only=memory,profile (start-up memory breakdown; CPU profile of the stateful path).
+// --only=archive: export of a campaign of --events events, import of --rolls (default 20000) real rolls.
 // The server runs compiled (`npm run build`, done here first), as the Docker image runs it.
 // Results: bench/results/latest.json.
 import { execFileSync } from 'node:child_process'
@@ -13,6 +14,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { benchStateless } from './stateless.js'
 import { benchStateful } from './stateful.js'
+import { benchExport, benchImport } from './archive.js'
 import { benchHistory } from './history.js'
 import { benchOddsHttp, benchOddsInProcess } from './odds.js'
 import { drain, lagOfCommits, lagUnderLoad, seedBacklog, setUpEndpoints } from './webhooks.js'
@@ -38,7 +40,7 @@ const args = new Map(
     return [name, value.length ? value.join('=') : 'true'] as const
   }),
 )
-const only = new Set((args.get('only') ?? 'stateless,stateful,history,webhooks,odds,memory,profile').split(','))
+const only = new Set((args.get('only') ?? 'stateless,stateful,history,webhooks,archive,odds,memory,profile').split(','))
 const runs = Number(args.get('runs') ?? 5)
 const seconds = Number(args.get('seconds') ?? 10)
 const workDir = args.get('dir') ?? '/tmp/nerve-bench'
@@ -209,8 +211,27 @@ try {
       await receiver.close()
     }
   }
+  if (only.has('archive')) {
+    console.log('5. campaign archives: export at depth, import of a real history')
+    const databaseUrl = await postgres.createDatabase('nerve_archive')
+    const env = { DATABASE_URL: databaseUrl, WEBHOOK_DISPATCHER: 'off' }
+    const exported = await withServer('archive-export', env, (server) =>
+      benchExport(server, databaseUrl, { events: Number(args.get('events') ?? 1_000_000) }),
+    )
+    console.log(
+      `=> export: ${exported.events} events, ${mb(exported.bytes)} MB in ${exported.seconds} s = ${exported.megabytesPerSecond} MB/s (${exported.eventsPerSecond} events/s), first line after ${exported.firstLineMs} ms; server RSS ${exported.rssBefore} MB before, peak ${exported.rssPeak} MB (target < 250 MB)`,
+    )
+    // An archive of that size takes longer to arrive than the default 30 s allows for a request.
+    const imported = await withServer('archive-import', { ...env, REQUEST_TIMEOUT_MS: '600000' }, (server) =>
+      benchImport(server, { rolls: Number(args.get('rolls') ?? 20_000) }),
+    )
+    console.log(
+      `=> import: ${imported.events} events (${mb(imported.bytes)} MB) replayed and written in ${imported.importSeconds} s = ${imported.eventsPerSecond} events/s (their export: ${imported.exportSeconds} s); server RSS ${imported.rssBefore} MB before, peak ${imported.rssPeak} MB`,
+    )
+    results.archive = { exported, imported }
+  }
   if (only.has('odds')) {
-    console.log('7. odds before a roll: an odds answer as a multiple of a resolution')
+    console.log('6. odds before a roll: an odds answer as a multiple of a resolution')
     const inProcess = benchOddsInProcess({ runs, millis: 1000 })
     for (const cost of inProcess)
       console.log(
@@ -225,7 +246,7 @@ try {
     console.log(`=> odds: at most ${worst} resolutions per odds answer, in process or over HTTP (target ≤ ~2)`)
   }
   if (only.has('memory')) {
-    console.log('5. memory: where a started server’s memory goes')
+    console.log('7. memory: where a started server’s memory goes')
     const databaseUrl = await postgres.createDatabase('nerve_memory')
     const output = execFileSync(process.execPath, ['--expose-gc', 'bench/memory.mjs', databaseUrl], {
       cwd: ROOT,
@@ -240,7 +261,7 @@ try {
     results.startupMemory = stages
   }
   if (only.has('profile')) {
-    console.log('6. CPU profile of the stateful path')
+    console.log('8. CPU profile of the stateful path')
     const summary = await profile('stateful', Math.max(seconds, 15), workDir, pgPort + 1)
     results.profile = summary
     console.log(`  ${summary.file}`)

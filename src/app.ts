@@ -17,6 +17,7 @@ import rateLimits from './plugins/external/rate-limit.js'
 import openApi from './plugins/external/swagger.js'
 import loadShedding from './plugins/external/under-pressure.js'
 import actionRoutes from './routes/actions/index.js'
+import archiveRoutes from './routes/archives/index.js'
 import campaignRoutes from './routes/campaigns/index.js'
 import characterRoutes from './routes/characters/index.js'
 import dashboardRoutes from './routes/dashboard/index.js'
@@ -110,6 +111,10 @@ export async function buildApp(config: Config, options: AppOptions = {}) {
   await app.register(rulesetRoutes)
   await app.register(resolveRoutes)
   await app.register(campaignRoutes)
+  await app.register(archiveRoutes, {
+    importLimitBytes: config.IMPORT_BODY_LIMIT_BYTES,
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+  })
   await app.register(characterRoutes)
   await app.register(actionRoutes)
   await app.register(eventRoutes)

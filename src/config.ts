@@ -62,6 +62,12 @@ const ConfigSchema = Type.Object({
   WEBHOOK_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 36_500, default: 30 }),
   DATABASE_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 3_000 }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 256 * 1024 }),
+  /** Largest campaign archive `POST /v1/campaigns/import` reads; it is read line by line, never held whole. */
+  IMPORT_BODY_LIMIT_BYTES: Type.Integer({
+    minimum: 1024,
+    maximum: 64 * 1024 * 1024 * 1024,
+    default: 256 * 1024 * 1024,
+  }),
   RATE_LIMIT_MAX: Type.Integer({ minimum: 0, default: 1_200 }),
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1_000, maximum: 24 * 60 * 60 * 1000, default: 60_000 }),
   TRUST_PROXY: Type.String({ pattern: TRUST_PROXY_PATTERN, default: 'false' }),

@@ -42,6 +42,7 @@ t.test('webhook settings default to Standard Webhooks’ schedule, a 15 s timeou
 t.test('limits default to generous values and can be turned off', async (t) => {
   const config = loadConfig({})
   t.equal(config.BODY_LIMIT_BYTES, 256 * 1024, 'bodies up to 256 KiB')
+  t.equal(config.IMPORT_BODY_LIMIT_BYTES, 256 * 1024 * 1024, 'campaign archives up to 256 MiB')
   t.equal(config.RATE_LIMIT_MAX, 1200, '1,200 requests…')
   t.equal(config.RATE_LIMIT_WINDOW_MS, 60_000, '…a minute per key or address')
   t.equal(config.UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS, 1000, 'shed load past 1 s of event-loop delay')
@@ -157,6 +158,8 @@ for (const [variable, value] of [
   ['WEBHOOK_POLL_INTERVAL_MS', '0'],
   ['WEBHOOK_RETENTION_DAYS', '-1'],
   ['BODY_LIMIT_BYTES', '10'],
+  ['IMPORT_BODY_LIMIT_BYTES', '100'],
+  ['IMPORT_BODY_LIMIT_BYTES', 'a lot'],
   ['RATE_LIMIT_MAX', '-1'],
   ['RATE_LIMIT_WINDOW_MS', '5'],
   ['TRUST_PROXY', 'everyone'],

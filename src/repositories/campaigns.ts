@@ -6,6 +6,8 @@ export interface NewCampaign {
   name: string
   ruleset: string
   settings: Prisma.InputJsonObject
+  /** An imported campaign starts with its whole history: the last sequence number it holds. */
+  lastSeq?: number
 }
 
 export class CampaignRepository {
@@ -13,6 +15,15 @@ export class CampaignRepository {
 
   create(campaign: NewCampaign) {
     return this.db.campaign.create({ data: campaign })
+  }
+
+  /**
+   * Until the transaction ends no event can be appended to the campaign: each takes its sequence
+   * number by updating this row, which the share lock holds still. What the transaction reads
+   * next is then the campaign as of its latest event.
+   */
+  async holdSequence(id: string) {
+    await this.db.$queryRaw`SELECT 1 FROM "campaigns" WHERE "id" = ${id}::uuid FOR SHARE`
   }
 
   findActive(id: string) {

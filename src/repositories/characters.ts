@@ -11,6 +11,16 @@ export interface LockedCharacter {
   archivedAt: Date | null
 }
 
+export interface ImportedCharacter {
+  id: string
+  campaignId: string
+  name: string
+  sheet: unknown
+  version: number
+  createdAt: Date
+  archivedAt: Date | null
+}
+
 export class CharacterRepository {
   constructor(private readonly db: Db) {}
 
@@ -21,6 +31,21 @@ export class CharacterRepository {
     })
   }
 
+  /**
+   * Characters of an imported campaign, as its archive lists them. Their history follows them
+   * (`EventRepository.appendImported`) in the same transaction.
+   */
+  async createImported(characters: ImportedCharacter[]) {
+    await this.db.character.createMany({
+      data: characters.map((character) => ({ ...character, sheet: character.sheet as Prisma.InputJsonValue })),
+    })
+  }
+
+  /** The sheet players see of an imported character, worked out by replaying its history. */
+  async setPublicSheet(id: string, publicSheet: unknown) {
+    await this.db.character.update({ where: { id }, data: { publicSheet: publicSheet as Prisma.InputJsonValue } })
+  }
+
   find(campaignId: string, id: string) {
     return this.db.character.findFirst({ where: { campaignId, id } })
   }
@@ -28,6 +53,11 @@ export class CharacterRepository {
   /** Every character's sheet, archived ones too (a revert can bring them back). */
   sheets(campaignId: string) {
     return this.db.character.findMany({ where: { campaignId }, select: { id: true, name: true, sheet: true } })
+  }
+
+  /** Every character, archived ones too, in the order they were created. */
+  all(campaignId: string) {
+    return this.db.character.findMany({ where: { campaignId }, orderBy: { id: 'asc' } })
   }
 
   /** Ascending by id (time-ordered), starting after a cursor; one extra row tells whether more follow. */

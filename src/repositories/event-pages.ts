@@ -22,14 +22,32 @@ export class EventPageRepository {
     const { text, params } = pageStatement(campaignId, filter, options)
     return this.database.query<{ seq: number; json: string }>(text, params)
   }
+
+  /**
+   * `list` for an archive (src/services/archive-export.ts): every event as the GM's history
+   * shows it, sheets included, and beside it the rule settings it was resolved with as JSON text
+   * (null for the events that record none), which replaying it needs and the history never shows.
+   */
+  listWithSettings(campaignId: string, filter: EventFilter) {
+    const { text, params } = pageStatement(campaignId, filter, { sheets: true, settings: true })
+    return this.database.query<{ seq: number; json: string; settings: string | null }>(text, params)
+  }
+}
+
+interface PageOptions {
+  /** Each event ends with its two sheets. */
+  sheets: boolean
+  /** With `sheets`: each row carries the event's rule settings too. */
+  settings?: boolean
 }
 
 /** The statement behind `EventPageRepository.list`, with its bind parameters (bench/history.ts times it alone). */
-export function pageStatement(campaignId: string, filter: EventFilter, { sheets }: { sheets: boolean }) {
+export function pageStatement(campaignId: string, filter: EventFilter, { sheets, settings = false }: PageOptions) {
   const params: unknown[] = [campaignId]
   const where = ['"campaign_id" = $1::uuid']
   const bind = (value: unknown) => `$${params.push(value)}`
   if (filter.after !== undefined) where.push(`"seq" > ${bind(filter.after)}::bigint`)
+  if (filter.through !== undefined) where.push(`"seq" <= ${bind(filter.through)}::bigint`)
   if (filter.characterId) where.push(`"character_id" = ${bind(filter.characterId)}::uuid`)
   if (filter.type) where.push(`"type" = ${bind(filter.type)}`)
   if (filter.publicOnly) where.push(`"visibility" = 'public'`)
@@ -41,12 +59,15 @@ export function pageStatement(campaignId: string, filter: EventFilter, { sheets 
   // The listing ends with json_build_object's closing brace; the sheets take its place, in
   // json_build_object's own layout, so an event reads the same with them as without. Both
   // come from one decompression of the payload (`jsonb_to_record`), not one per `->`.
+  // With `settings` (an archive's page), the settings come from the same decompression.
+  const settingsColumn = settings ? ', p."settings"::text AS "settings"' : ''
+  const settingsField = settings ? ', "settings" jsonb' : ''
   const select = sheets
     ? `SELECT "seq"::integer AS "seq", left(${listing}, -1)
          || ', "sheetBefore" : ' || coalesce(${sheet('sheetBefore')}::text, 'null')
-         || ', "sheetAfter" : ' || coalesce(${sheet('sheetAfter')}::text, 'null') || '}' AS "json"
+         || ', "sheetAfter" : ' || coalesce(${sheet('sheetAfter')}::text, 'null') || '}' AS "json"${settingsColumn}
        FROM "roll_events",
-         jsonb_to_record("payload") AS p("sheetBefore" jsonb, "sheetAfter" jsonb, "publicView" jsonb)`
+         jsonb_to_record("payload") AS p("sheetBefore" jsonb, "sheetAfter" jsonb, "publicView" jsonb${settingsField})`
     : `SELECT "seq"::integer AS "seq", ${listing} AS "json" FROM "roll_events"`
   const limit = bind(filter.limit + 1)
   return { text: `${select} WHERE ${where.join(' AND ')} ORDER BY "roll_events"."seq" LIMIT ${limit}::integer`, params }

@@ -15,6 +15,12 @@ export interface NewEvent {
   idempotencyKey: string | null
 }
 
+/** An event of an imported history, stored as given: its payload is what `record` would have stored. */
+export interface ImportedEvent extends Omit<NewEvent, 'idempotencyKey'> {
+  seq: number
+  occurredAt: string
+}
+
 /** What an event does to its character: the new sheet, and a new name or archive state when it changes them. */
 export interface CharacterChange {
   sheet: unknown
@@ -38,6 +44,8 @@ interface RecordedRow {
 
 export interface EventFilter {
   after?: number | undefined
+  /** Only events up to this `seq` (an export stops at the campaign's last event when it began). */
+  through?: number | undefined
   limit: number
   characterId?: string | undefined
   type?: string | undefined
@@ -127,6 +135,22 @@ export class EventRepository {
         archivedAt: row.archivedAt,
       },
     }
+  }
+
+  /**
+   * Appends part of an imported history in one statement: rows as given, their sequence numbers
+   * included (the campaign was created with the last of them). Unlike `record`, it queues no
+   * webhook delivery: the history happened elsewhere and was announced there.
+   */
+  async appendImported(events: ImportedEvent[]) {
+    await this.db.$executeRaw`
+      INSERT INTO "roll_events" ("id", "campaign_id", "seq", "character_id", "type", "ruleset", "visibility",
+        "actor", "payload", "causation_id", "occurred_at")
+      SELECT r."id", r."campaignId", r."seq", r."characterId", r."type", r."ruleset", r."visibility",
+        r."actor", r."payload", r."causationId", r."occurredAt"
+      FROM jsonb_to_recordset(${JSON.stringify(events)}::jsonb) AS r("id" uuid, "campaignId" uuid, "seq" bigint,
+        "characterId" uuid, "type" text, "ruleset" text, "visibility" text, "actor" jsonb, "payload" jsonb,
+        "causationId" uuid, "occurredAt" timestamptz)`
   }
 
   find(campaignId: string, id: string) {

@@ -34,8 +34,11 @@ function repositoriesOn(db: Db): Repositories {
 export interface Store extends Repositories {
   /** History pages, read outside any transaction. */
   eventPages: EventPageRepository
-  /** Runs work in one database transaction; everything it writes commits together or not at all. */
-  transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>
+  /**
+   * Runs work in one database transaction; everything it writes commits together or not at all.
+   * It may last `timeoutMs` (30 s unless said otherwise) before it is rolled back.
+   */
+  transaction<T>(work: (tx: Repositories) => Promise<T>, options?: { timeoutMs?: number }): Promise<T>
 }
 
 export function createStore(database: Pick<Database, 'prisma' | 'query'>): Store {
@@ -43,9 +46,9 @@ export function createStore(database: Pick<Database, 'prisma' | 'query'>): Store
   return {
     ...repositoriesOn(prisma),
     eventPages: new EventPageRepository(database),
-    transaction: (work) =>
+    transaction: (work, options) =>
       // Waiting for a character's row lock counts against the timeout: many rolls on one
       // character queue up behind each other.
-      prisma.$transaction((tx) => work(repositoriesOn(tx)), { maxWait: 10_000, timeout: 30_000 }),
+      prisma.$transaction((tx) => work(repositoriesOn(tx)), { maxWait: 10_000, timeout: options?.timeoutMs ?? 30_000 }),
   }
 }

@@ -1,6 +1,16 @@
 import type { TSchema } from 'typebox'
 import { DiceRequestSchema, DieRollSchema } from '../rules/dice.js'
 import { RULE_SETS } from '../rules/index.js'
+import {
+  ArchiveCampaignSchema,
+  ArchiveCharacterSchema,
+  ArchiveEndSchema,
+  ArchiveEventSchema,
+  ArchiveHeaderSchema,
+  ArchiveLineSchema,
+  ArchiveWebhookSchema,
+  ImportedCampaignSchema,
+} from './archive.js'
 import { AuditReportSchema } from './audit.js'
 import {
   ApiKeyListSchema,
@@ -89,6 +99,14 @@ export const SHARED_SCHEMAS: TSchema[] = uniqueById([
   ReplayWebhookSchema,
   WebhookReplaySchema,
   WebhookPayloadSchema,
+  ArchiveHeaderSchema,
+  ArchiveCampaignSchema,
+  ArchiveCharacterSchema,
+  ArchiveEventSchema,
+  ArchiveWebhookSchema,
+  ArchiveEndSchema,
+  ArchiveLineSchema,
+  ImportedCampaignSchema,
 ])
 
 /** Actions may share a schema (two passion actions, one outcome); each is registered once. */

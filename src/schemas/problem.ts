@@ -39,6 +39,18 @@ export const ProblemSchema = Type.Object(
         },
       ),
     ),
+    line: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: 'With `ARCHIVE_…` codes: the first line of the archive at fault (1 is its first line).',
+      }),
+    ),
+    seq: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+        description:
+          'With `ARCHIVE_…` codes: the `seq` of the event at fault, or of the event due where the archive stops; null when the line at fault is not an event’s.',
+      }),
+    ),
     facesProvided: Type.Optional(
       Type.Integer({ minimum: 0, description: 'With `DICE_COUNT`: how many faces the request provided.' }),
     ),

@@ -1,11 +1,8 @@
-import { isDeepStrictEqual } from 'node:util'
 import { NotFoundError } from '../errors.js'
-import { mergePatch } from '../lib/merge-patch.js'
 import type { Principal } from './context.js'
 import type { Store } from '../repositories/index.js'
-import { findAction } from '../rules/index.js'
-import { resolveAction } from '../rules/rule-set.js'
 import { ruleSetOfCampaign } from './campaign-rules.js'
+import { replayEvent, sameJson } from './replay.js'
 import type { EventPayload } from '../schemas/events.js'
 
 interface Divergence {
@@ -14,8 +11,6 @@ interface Divergence {
   type: string
   reason: string
 }
-
-const same = (a: unknown, b: unknown) => isDeepStrictEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)))
 
 /**
  * Rebuilds the character's sheet from its history alone — re-resolving every roll with the
@@ -32,49 +27,21 @@ export async function auditCharacter(store: Store, principal: Principal, charact
   let divergence: Divergence | null = null
   for (const event of events) {
     const payload = event.payload as unknown as EventPayload
-    const at = (reason: string): Divergence => ({ seq: Number(event.seq), eventId: event.id, type: event.type, reason })
     sheetsBefore.set(event.id, sheet)
-
-    if (event.type !== 'character.created' && !same(payload.sheetBefore, sheet)) {
-      divergence = at('the sheet recorded before this event differs from the sheet rebuilt up to it')
+    const step = replayEvent(
+      ruleSet,
+      { ...payload, id: event.id, type: event.type, causationId: event.causationId },
+      sheet,
+      (id) => sheetsBefore.get(id),
+    )
+    if ('divergence' in step) {
+      divergence = { seq: Number(event.seq), eventId: event.id, type: event.type, reason: step.divergence }
       break
     }
-    let rebuilt: unknown
-    if (event.type === 'character.created') rebuilt = payload.sheetAfter
-    else if (event.type === 'character.archived') rebuilt = sheet
-    else if (event.type === 'character.updated') {
-      const patch = (payload.request as { sheet?: unknown }).sheet
-      rebuilt = patch === undefined ? sheet : ruleSet.normalizeSheet(mergePatch(sheet, patch), payload.settings)
-    } else if (event.type === 'revert') {
-      rebuilt = sheetsBefore.get(event.causationId ?? '')
-    } else {
-      const action = findAction(ruleSet, event.type)
-      if (!action) {
-        divergence = at(`unknown action ${event.type}`)
-        break
-      }
-      const replay = resolveAction(ruleSet, action, {
-        sheet,
-        request: payload.request,
-        dice: { source: 'provided', faces: payload.dice.map((die) => die.face) },
-        settings: payload.settings,
-        // The recorded dice are exactly those used: a face left over means the rules now roll fewer.
-        surplus: 'refuse',
-      })
-      if (!same(replay.outcome, payload.outcome)) {
-        divergence = at('re-resolving the roll with its recorded dice gives a different outcome')
-        break
-      }
-      rebuilt = replay.sheet
-    }
-    if (!same(rebuilt, payload.sheetAfter)) {
-      divergence = at('the sheet recorded after this event differs from the one rebuilt')
-      break
-    }
-    sheet = rebuilt
+    sheet = step.sheet
   }
 
-  if (!divergence && !same(sheet, character.sheet)) {
+  if (!divergence && !sameJson(sheet, character.sheet)) {
     const last = events.at(-1)
     divergence = {
       seq: Number(last?.seq ?? 0),

@@ -16,6 +16,9 @@ export interface NewEndpoint {
   eventTypes: string[]
   includeGmEvents: boolean
   secret: string
+  /** Endpoints start enabled unless said otherwise (an imported campaign's start disabled). */
+  enabled?: boolean
+  disabledReason?: string | null
 }
 
 export interface EndpointChanges {

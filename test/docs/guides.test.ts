@@ -1,15 +1,17 @@
 import t from 'tap'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { readFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { buildTestApp } from '../helpers/build-app.js'
 
 const GUIDE = new URL('../../docs/guides/vtt-integration.md', import.meta.url)
 const WEBHOOKS_GUIDE = new URL('../../docs/guides/webhooks.md', import.meta.url)
+const BACKUPS_GUIDE = new URL('../../docs/guides/backups-and-moving.md', import.meta.url)
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
 interface Block {
@@ -45,10 +47,10 @@ interface Run {
   stderr: string
 }
 
-function bash(source: string, env: Record<string, string>): Promise<Run> {
+function bash(source: string, env: Record<string, string>, cwd = tmpdir()): Promise<Run> {
   return new Promise((resolve, reject) => {
     // A clean environment: only what a reader's shell would have, plus $NERVE.
-    const child = spawn('bash', ['-c', source], { cwd: tmpdir(), env: { PATH: process.env.PATH ?? '', ...env } })
+    const child = spawn('bash', ['-c', source], { cwd, env: { PATH: process.env.PATH ?? '', ...env } })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk) => (stdout += chunk))
@@ -227,3 +229,47 @@ t.test('the webhook guide’s receiver verifies real deliveries, refuses forgeri
   })
   t.equal(printed.match(/stress-check/g)?.length, 1, 'the repeat, with the same webhook-id, was skipped')
 })
+
+t.test(
+  'the backups guide backs a campaign up, checks it, moves it to another Nerve and refuses a cut one',
+  async (t) => {
+    const blocks = shellBlocks(await readFile(BACKUPS_GUIDE, 'utf8'))
+    const address = async () => {
+      const app = await buildTestApp(t)
+      await app.listen({ port: 0, host: '127.0.0.1' })
+      return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
+    }
+    const [origin, target] = [await address(), await address()]
+    // The files the guide writes land in a folder of the test's own.
+    const folder = await mkdtemp(join(tmpdir(), 'nerve-guide-'))
+    t.teardown(() => rm(folder, { recursive: true, force: true }))
+
+    const run = await bash(script(blocks), { NERVE: origin, NEW_NERVE: target, HOME: folder }, folder)
+    const stderr = byBlock(run.stderr, blocks.length)
+    const stdout = byBlock(run.stdout, blocks.length)
+    const reached = Math.max(...[...run.stderr.matchAll(/^@@block (\d+)$/gm)].map(([, n]) => Number(n)))
+    t.equal(run.code, 0, `the examples run to the end (stopped in block ${reached}: ${stderr[reached]?.slice(-500)})`)
+    blocks.forEach((block, index) => {
+      const statuses = [...(stderr[index] ?? '').matchAll(/^@@status (\d{3})$/gm)].map(([, status]) => Number(status))
+      t.same(
+        statuses,
+        block.expected,
+        `block ${index} (${block.code.split('\n')[0]}) answers ${block.expected.join(', ') || 'no request'}`,
+      )
+    })
+
+    const check = stdout[blocks.findIndex((block) => block.code.includes('sha256sum'))] ?? ''
+    const [counts, kind, computed, given] = check.trim().split('\n').slice(-4)
+    t.match(counts, /characters: 1,\s*events: 2/, 'the first line counts the character and both events')
+    t.equal(kind, 'end', 'the last line is the end line')
+    t.equal(computed, given, 'and the SHA-256 the guide computes is the one it gives')
+    const listed = stdout[blocks.findIndex((block) => block.code.includes('NEW_CAMPAIGN/events'))]
+    t.match(listed, /^1 character\.created\n2 stress-check$/m, 'the moved campaign lists the same history')
+    const refused = stdout[blocks.findIndex((block) => block.code.includes('cut-short'))]
+    t.match(
+      refused,
+      /^line 4 \(seq 1\): the archive stops after line 3/m,
+      'a cut archive is refused naming where it stops',
+    )
+  },
+)

@@ -49,7 +49,7 @@ export function nestedDeeperThan(text: string, limit: number): boolean {
  * The first string (or key) in a parsed body that PostgreSQL cannot store: text and jsonb
  * refuse U+0000, and jsonb refuses unpaired surrogates.
  */
-function unstorable(root: unknown): string | undefined {
+export function unstorable(root: unknown): string | undefined {
   const stack: unknown[] = [root]
   while (stack.length > 0) {
     const value = stack.pop()

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, Route
 import fp from 'fastify-plugin'
 import { STATUS_CODES } from 'node:http'
 import { isDatabaseUnavailable } from '../../db/unavailable.js'
-import { InvalidFieldError } from '../../errors.js'
+import { ArchiveRefusedError, InvalidFieldError } from '../../errors.js'
 import { explainIssues, type SchemaIssue } from '../../lib/schema-issues.js'
 import { DiceNeededError } from '../../rules/dice.js'
 import { RuleError } from '../../rules/errors.js'
@@ -40,12 +40,21 @@ function kebab(code: string): string {
     .replace(/_/g, '-')
 }
 
-function unsupportedMediaType(request: FastifyRequest): string {
-  const sent = request.headers['content-type']
-  return `Send the body as application/json${sent ? `, not ${sent}` : ' (no Content-Type was given)'}.`
+/** The body type a route reads: JSON, unless its schema `consumes` another (an archive's NDJSON). */
+function acceptedMediaType(request: FastifyRequest): string {
+  const { consumes } = (request.routeOptions.schema ?? {}) as { consumes?: string[] }
+  return consumes?.[0] ?? 'application/json'
 }
 
-export function problemFor(error: FastifyError | RuleError | InvalidFieldError, request: FastifyRequest): Problem {
+function unsupportedMediaType(request: FastifyRequest): string {
+  const sent = request.headers['content-type']
+  return `Send the body as ${acceptedMediaType(request)}${sent ? `, not ${sent}` : ' (no Content-Type was given)'}.`
+}
+
+export function problemFor(
+  error: FastifyError | RuleError | InvalidFieldError | ArchiveRefusedError,
+  request: FastifyRequest,
+): Problem {
   const base = { instance: request.url, requestId: String(request.id) }
 
   if ('validation' in error && Array.isArray(error.validation)) {
@@ -85,6 +94,19 @@ export function problemFor(error: FastifyError | RuleError | InvalidFieldError, 
       detail: `${error.pointer} ${error.message}`,
       code: error.code,
       errors: [{ pointer: error.pointer, detail: error.message }],
+    }
+  }
+
+  if (error instanceof ArchiveRefusedError) {
+    return {
+      ...base,
+      type: `${PROBLEM_TYPE_PREFIX}${kebab(error.code)}`,
+      title: 'The archive cannot be imported',
+      status: 422,
+      detail: `line ${error.line}${error.seq === null ? '' : ` (seq ${error.seq})`}: ${error.message}`,
+      code: error.code,
+      line: error.line,
+      seq: error.seq,
     }
   }
 
