@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { TextDecoder } from 'node:util'
 import sjson from 'secure-json-parse'
 import type { Static, TSchema } from 'typebox'
@@ -589,9 +590,13 @@ export async function importCampaign(
     async (tx) => {
       const archive = new ArchiveImport(tx, context, options)
       for await (const line of lines) {
+        // The embedded PGlite answers without a turn of the event loop: without one here, no
+        // other request, nor the client's going away, would be seen until the import is done.
+        await nextTurn()
         signal.throwIfAborted()
         await archive.take(line)
       }
+      await nextTurn()
       signal.throwIfAborted()
       return archive.finish()
     },

@@ -115,9 +115,10 @@ const archiveRoutes: FastifyPluginAsyncTypebox<ArchiveRoutesOptions> = async (ap
       // has a stand-in socket without timeouts.)
       ;(request.raw.socket as Partial<Socket>).setTimeout?.(0)
       const gone = new AbortController()
+      const leave = () => gone.abort(new ClientGoneError('the client went away before the import was answered'))
+      if (request.raw.socket?.destroyed) leave()
       reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished)
-          gone.abort(new ClientGoneError('the client went away before the import was answered'))
+        if (!reply.raw.writableFinished) leave()
       })
       let result: Awaited<ReturnType<typeof importCampaign>>
       try {
