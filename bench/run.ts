@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark of issue 7 in one run, each against its own baseline.
-// Not part of `npm test` or CI. Options: --only=stateless,stateful,history,webhooks,odds
+// Not part of `npm test` or CI. Options: --only=stateless,stateful,write-cost,history,webhooks,odds
 // --runs=N (default 5) --seconds=N (default 10) --events=N (history depth, default 1000000)
 // --fewer-connections=N (the stateful pair again at N connections, default 4; 0: skip)
 // --node-options='--max-old-space-size=160' (flags for the server's node, over the image's NODE_OPTIONS).
@@ -14,6 +14,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { benchStateless } from './stateless.js'
 import { benchStateful } from './stateful.js'
+import { benchWriteCost } from './write-cost.js'
 import { benchExport, benchImport } from './archive.js'
 import { benchHistory } from './history.js'
 import { benchOddsHttp, benchOddsInProcess } from './odds.js'
@@ -40,7 +41,11 @@ const args = new Map(
     return [name, value.length ? value.join('=') : 'true'] as const
   }),
 )
-const only = new Set((args.get('only') ?? 'stateless,stateful,history,webhooks,archive,odds,memory,profile').split(','))
+const only = new Set(
+  (args.get('only') ?? 'stateless,stateful,write-cost,history,webhooks,archive,odds,memory,profile').split(','),
+)
+// The write cost measures on the database the stateful benchmark fills.
+if (only.has('write-cost')) only.add('stateful')
 const runs = Number(args.get('runs') ?? 5)
 const seconds = Number(args.get('seconds') ?? 10)
 const workDir = args.get('dir') ?? '/tmp/nerve-bench'
@@ -130,6 +135,24 @@ try {
           console.log(
             `=> at ${stateful.fewer.connections} connections: ${round(stateful.fewer.nerveRps, 0)} req/s, p50 ${stateful.fewer.nerveP50} ms, p99 ${stateful.fewer.nerveP99} ms; pgbench ${round(stateful.fewer.pgbenchTps, 0)} tps, p50 ${stateful.fewer.pgbenchP50} ms, p99 ${stateful.fewer.pgbenchP99} ms`,
           )
+        if (only.has('write-cost')) {
+          console.log("2b. a roll's write cost against a minimal roll transaction (pgbench, 10 connections)")
+          const cost = await benchWriteCost(databaseUrl, workDir, {
+            runs,
+            seconds: Math.min(seconds, 5),
+            connections: 10,
+            targets: stateful.targets.length,
+          })
+          results.writeCost = cost
+          console.log(`  the minimal roll transaction:\n${cost.minimalScript.replace(/^/gm, '    ')}`)
+          for (const row of cost.rows)
+            console.log(
+              `  ${row.name}: ${row.tps} tps${row.gain === null ? '' : ` (${row.gain >= 0 ? '+' : ''}${row.gain}%)`}`,
+            )
+          console.log(
+            `=> write cost: Nerve's own transaction ${round(cost.nerveTps, 0)} tps = ${pct(cost.nerveTps / cost.minimalTps)} of the minimal ${round(cost.minimalTps, 0)} tps (target ≥ 50%); through HTTP ${round(stateful.nerveRps, 0)} req/s = ${pct(stateful.nerveRps / cost.minimalTps)} (target ≥ 35%); p99 at ${stateful.fewer?.connections ?? '-'} connections ${stateful.fewer?.nerveP99 ?? '-'} ms (target < 20 ms); EXPLAIN of the write: ${cost.explainFile}`,
+          )
+        }
       }
     })
   }

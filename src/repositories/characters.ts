@@ -1,4 +1,4 @@
-import type { Prisma } from '../generated/prisma/client.js'
+import { Prisma } from '../generated/prisma/client.js'
 import type { Db } from './db.js'
 
 export interface LockedCharacter {
@@ -75,10 +75,15 @@ export class CharacterRepository {
 
   /** Locks the character row until the transaction ends: commands on one character run one at a time. */
   async lock(campaignId: string, id: string): Promise<LockedCharacter | undefined> {
-    const [row] = await this.db.$queryRaw<LockedCharacter[]>`
-      SELECT "id", "name", "sheet", "public_sheet" AS "publicSheet", "version", "archived_at" AS "archivedAt"
-      FROM "characters" WHERE "id" = ${id}::uuid AND "campaign_id" = ${campaignId}::uuid
-      FOR UPDATE`
+    const [row] = await this.db.$queryRaw<LockedCharacter[]>(lockStatement(campaignId, id))
     return row
   }
+}
+
+/** The statement behind `CharacterRepository.lock`; the benchmark hands the same text to pgbench (bench/stateful.ts). */
+export function lockStatement(campaignId: string, id: string): Prisma.Sql {
+  return Prisma.sql`
+    SELECT "id", "name", "sheet", "public_sheet" AS "publicSheet", "version", "archived_at" AS "archivedAt"
+    FROM "characters" WHERE "id" = ${id}::uuid AND "campaign_id" = ${campaignId}::uuid
+    FOR UPDATE`
 }

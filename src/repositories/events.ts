@@ -1,4 +1,4 @@
-import { type Character, type RollEvent } from '../generated/prisma/client.js'
+import { Prisma, type Character, type RollEvent } from '../generated/prisma/client.js'
 import type { Actor, Visibility } from '../schemas/events.js'
 import type { Db } from './db.js'
 
@@ -73,48 +73,7 @@ export class EventRepository {
    * when the event was recorded (a rename's own event, the new name).
    */
   async record(event: NewEvent, change: CharacterChange): Promise<{ event: RollEvent; character: Character }> {
-    const { sheetBefore, sheetAfter, ...parts } = event.payload
-    const setsArchive = change.archivedAt !== undefined
-    const [row] = await this.db.$queryRaw<RecordedRow[]>`
-      WITH saved AS (
-        UPDATE "characters" c
-        SET "sheet" = ${JSON.stringify(change.sheet)}::jsonb,
-            "public_sheet" = ${change.publicSheet === null ? null : JSON.stringify(change.publicSheet)}::jsonb,
-            "name" = coalesce(${change.name ?? null}::text, c."name"),
-            "archived_at" = CASE WHEN ${setsArchive}::boolean THEN ${change.archivedAt ?? null}::timestamptz ELSE c."archived_at" END,
-            "version" = c."version" + 1,
-            "updated_at" = now()
-        -- "prev" is read in the statement's snapshot: the row as it was until this update.
-        FROM "characters" prev
-        WHERE c."id" = ${event.characterId}::uuid AND prev."id" = c."id"
-        RETURNING c."id", c."campaign_id", c."name", c."version", c."created_at", c."updated_at", c."archived_at",
-          c."sheet", prev."sheet" AS "sheet_before"
-      ), next AS (
-        UPDATE "campaigns" SET "last_seq" = "last_seq" + 1 WHERE "id" = ${event.campaignId}::uuid RETURNING "id", "last_seq"
-      ), appended AS (
-        INSERT INTO "roll_events" ("id", "campaign_id", "seq", "character_id", "type", "ruleset", "visibility",
-          "actor", "payload", "causation_id", "idempotency_key")
-        SELECT ${event.id}::uuid, next."id", next."last_seq", saved."id", ${event.type}, ${event.ruleset},
-          ${event.visibility}, ${JSON.stringify(event.actor)}::jsonb,
-          ${JSON.stringify(parts)}::jsonb || jsonb_build_object(
-            'characterName', saved."name",
-            'sheetBefore', CASE WHEN ${sheetBefore !== null}::boolean THEN saved."sheet_before" END,
-            'sheetAfter', saved."sheet"),
-          ${event.causationId}::uuid, ${event.idempotencyKey}
-        FROM next, saved
-        RETURNING "id", "campaign_id", "seq", "type", "visibility", "occurred_at"
-      ), queued AS (
-        INSERT INTO "webhook_deliveries" ("id", "campaign_id", "endpoint_id", "event_id", "event_seq", "event_type")
-        SELECT gen_random_uuid(), e."campaign_id", e."id", a."id", a."seq", a."type"
-        FROM appended a JOIN "webhook_endpoints" e ON e."campaign_id" = a."campaign_id"
-        WHERE e."enabled"
-          AND (cardinality(e."event_types") = 0 OR a."type" = ANY(e."event_types"))
-          AND (a."visibility" = 'public' OR e."include_gm_events")
-      )
-      SELECT saved."id", saved."campaign_id" AS "campaignId", saved."name", saved."version",
-        saved."created_at" AS "createdAt", saved."updated_at" AS "updatedAt", saved."archived_at" AS "archivedAt",
-        appended."seq", appended."occurred_at" AS "occurredAt"
-      FROM saved, appended`
+    const [row] = await this.db.$queryRaw<RecordedRow[]>(recordStatement(event, change))
     if (!row) throw new Error(`character ${event.characterId} or its campaign vanished during a command`)
     return {
       event: {
@@ -214,4 +173,53 @@ export class EventRepository {
   allForCharacter(campaignId: string, characterId: string) {
     return this.db.rollEvent.findMany({ where: { campaignId, characterId }, orderBy: { seq: 'asc' } })
   }
+}
+
+/**
+ * The statement behind `EventRepository.record` (its comment says what it does); the benchmark
+ * hands the same text to pgbench (bench/stateful.ts).
+ */
+export function recordStatement(event: NewEvent, change: CharacterChange): Prisma.Sql {
+  const { sheetBefore, sheetAfter, ...parts } = event.payload
+  const setsArchive = change.archivedAt !== undefined
+  return Prisma.sql`
+      WITH saved AS (
+        UPDATE "characters" c
+        SET "sheet" = ${JSON.stringify(change.sheet)}::jsonb,
+            "public_sheet" = ${change.publicSheet === null ? null : JSON.stringify(change.publicSheet)}::jsonb,
+            "name" = coalesce(${change.name ?? null}::text, c."name"),
+            "archived_at" = CASE WHEN ${setsArchive}::boolean THEN ${change.archivedAt ?? null}::timestamptz ELSE c."archived_at" END,
+            "version" = c."version" + 1,
+            "updated_at" = now()
+        -- "prev" is read in the statement's snapshot: the row as it was until this update.
+        FROM "characters" prev
+        WHERE c."id" = ${event.characterId}::uuid AND prev."id" = c."id"
+        RETURNING c."id", c."campaign_id", c."name", c."version", c."created_at", c."updated_at", c."archived_at",
+          c."sheet", prev."sheet" AS "sheet_before"
+      ), next AS (
+        UPDATE "campaigns" SET "last_seq" = "last_seq" + 1 WHERE "id" = ${event.campaignId}::uuid RETURNING "id", "last_seq"
+      ), appended AS (
+        INSERT INTO "roll_events" ("id", "campaign_id", "seq", "character_id", "type", "ruleset", "visibility",
+          "actor", "payload", "causation_id", "idempotency_key")
+        SELECT ${event.id}::uuid, next."id", next."last_seq", saved."id", ${event.type}, ${event.ruleset},
+          ${event.visibility}, ${JSON.stringify(event.actor)}::jsonb,
+          ${JSON.stringify(parts)}::jsonb || jsonb_build_object(
+            'characterName', saved."name",
+            'sheetBefore', CASE WHEN ${sheetBefore !== null}::boolean THEN saved."sheet_before" END,
+            'sheetAfter', saved."sheet"),
+          ${event.causationId}::uuid, ${event.idempotencyKey}
+        FROM next, saved
+        RETURNING "id", "campaign_id", "seq", "type", "visibility", "occurred_at"
+      ), queued AS (
+        INSERT INTO "webhook_deliveries" ("id", "campaign_id", "endpoint_id", "event_id", "event_seq", "event_type")
+        SELECT gen_random_uuid(), e."campaign_id", e."id", a."id", a."seq", a."type"
+        FROM appended a JOIN "webhook_endpoints" e ON e."campaign_id" = a."campaign_id"
+        WHERE e."enabled"
+          AND (cardinality(e."event_types") = 0 OR a."type" = ANY(e."event_types"))
+          AND (a."visibility" = 'public' OR e."include_gm_events")
+      )
+      SELECT saved."id", saved."campaign_id" AS "campaignId", saved."name", saved."version",
+        saved."created_at" AS "createdAt", saved."updated_at" AS "updatedAt", saved."archived_at" AS "archivedAt",
+        appended."seq", appended."occurred_at" AS "occurredAt"
+      FROM saved, appended`
 }
