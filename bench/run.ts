@@ -145,6 +145,7 @@ try {
           })
           results.writeCost = cost
           console.log(`  the minimal roll transaction:\n${cost.minimalScript.replace(/^/gm, '    ')}`)
+          console.log(`  what an event holds: ${JSON.stringify(cost.sizes)}`)
           for (const row of cost.rows)
             console.log(
               `  ${row.name}: ${row.tps} tps${row.gain === null ? '' : ` (${row.gain >= 0 ? '+' : ''}${row.gain}%)`}`,
