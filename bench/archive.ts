@@ -1,4 +1,4 @@
-import { createParties, rollBody, rollPath, targetsOf, type Party } from './lib/fixtures.js'
+import { createParties, rollBody, rollPath, rollRequests, targetsOf, type Party } from './lib/fixtures.js'
 import { load } from './lib/load.js'
 import { withClient } from './lib/postgres.js'
 import type { BenchServer } from './lib/server.js'
@@ -110,21 +110,7 @@ export async function benchImport(server: BenchServer, options: { rolls: number 
     url: server.url,
     connections: 10,
     amount: options.rolls,
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (request) => {
-          const target = targets[Math.floor(Math.random() * targets.length)]!
-          return {
-            ...request,
-            method: 'POST',
-            path: rollPath(target),
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${target.key}` },
-            body: rollBody(),
-          }
-        },
-      },
-    ],
+    requests: rollRequests(targets),
   })
   if (made.non2xx || made.errors) throw new Error(`rolls for the import: ${made.non2xx} non-2xx, ${made.errors} errors`)
   const party = parties[0]!

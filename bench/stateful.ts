@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createParties, rollBody, rollPath, targetsOf, type Target } from './lib/fixtures.js'
+import { createParties, rollRequests, targetsOf, type Target } from './lib/fixtures.js'
 import { load, type LoadResult } from './lib/load.js'
 import { withClient } from './lib/postgres.js'
 import { LOAD_CORE, pinned, type BenchServer } from './lib/server.js'
@@ -117,21 +117,7 @@ export function rollLoad(
     connections,
     duration: seconds,
     ...(overallRate === undefined ? {} : { overallRate }),
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (request) => {
-          const target = targets[Math.floor(Math.random() * targets.length)]!
-          return {
-            ...request,
-            method: 'POST',
-            path: rollPath(target),
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${target.key}` },
-            body: rollBody(),
-          }
-        },
-      },
-    ],
+    requests: rollRequests(targets),
   })
 }
 

@@ -1,3 +1,4 @@
+import type autocannon from 'autocannon'
 import { exampleCharacter } from '../../src/rules/shock-meters/examples.js'
 
 /** One character the load picks from, with the key that may act for it. */
@@ -74,3 +75,20 @@ export function rollBody(): string {
 
 export const rollPath = (target: Target) =>
   `/v1/campaigns/${target.campaignId}/characters/${target.characterId}/stress-check`
+
+/** Autocannon's requests for rolls (`rollBody`) on random characters of the targets. */
+export const rollRequests = (targets: Target[]): autocannon.Request[] => [
+  {
+    method: 'POST',
+    setupRequest: (request) => {
+      const target = targets[Math.floor(Math.random() * targets.length)]!
+      return {
+        ...request,
+        method: 'POST',
+        path: rollPath(target),
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${target.key}` },
+        body: rollBody(),
+      }
+    },
+  },
+]

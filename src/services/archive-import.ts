@@ -5,7 +5,6 @@ import type { Static, TSchema } from 'typebox'
 import { Compile, type Validator } from 'typebox/compile'
 import { ArchiveRefusedError, type ArchiveProblem } from '../errors.js'
 import type { Campaign, Prisma } from '../generated/prisma/client.js'
-import { mintKey } from '../lib/secrets.js'
 import { newId } from '../lib/ids.js'
 import type { RawLine } from '../lib/ndjson.js'
 import { explainIssues } from '../lib/schema-issues.js'
@@ -31,9 +30,10 @@ import {
 import { SHARED_SCHEMAS } from '../schemas/index.js'
 import { checkWebhookUrl } from '../webhooks/address-guard.js'
 import { generateSecret } from '../webhooks/signing.js'
+import { createKey, GM_KEY } from './campaigns.js'
 import { publicSideOf } from './public-view.js'
 import { rebuildSheet, replayEvent, sameJson, type RecordedEvent } from './replay.js'
-import { apiKeyView, campaignView } from '../schemas/campaigns.js'
+import { campaignView } from '../schemas/campaigns.js'
 import type { EventPayload } from '../schemas/events.js'
 import { endpointView } from '../webhooks/schemas.js'
 
@@ -547,18 +547,9 @@ class ArchiveImport {
 
   private async result() {
     const campaign = this.campaign!
-    const gmKey = mintKey('gm')
-    const key = await this.tx.apiKeys.create({
-      id: newId(),
-      campaignId: campaign.id,
-      role: 'gm',
-      label: 'GM key',
-      prefix: gmKey.prefix,
-      hash: gmKey.hash,
-    })
     return {
       campaign: campaignView(campaign),
-      gmKey: { ...apiKeyView(key), key: gmKey.secret },
+      gmKey: await createKey(this.tx, campaign.id, GM_KEY),
       importedFrom: { campaignId: this.origin!.id, exportedAt: this.header!.exportedAt },
       characters: [...this.characters.entries()].map(([importedFrom, character]) => ({
         id: character.id,

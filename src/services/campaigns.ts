@@ -2,7 +2,8 @@ import { ConflictError, InvalidFieldError, NotFoundError, UnprocessableError } f
 import type { Prisma } from '../generated/prisma/client.js'
 import { mintKey } from '../lib/secrets.js'
 import { newId } from '../lib/ids.js'
-import type { Store } from '../repositories/index.js'
+import type { NewApiKey } from '../repositories/api-keys.js'
+import type { Repositories, Store } from '../repositories/index.js'
 import { RuleError } from '../rules/errors.js'
 import { findRuleSet } from '../rules/index.js'
 import type { CreateCampaign, MintKey, UpdateCampaign } from '../schemas/campaigns.js'
@@ -21,18 +22,9 @@ function settingsFor(ruleset: string, settings: unknown): Prisma.InputJsonObject
 
 export async function createCampaign(store: Store, body: CreateCampaign) {
   const settings = settingsFor(body.ruleset, body.settings)
-  const gmKey = mintKey('gm')
   return store.transaction(async (tx) => {
     const campaign = await tx.campaigns.create({ id: newId(), name: body.name, ruleset: body.ruleset, settings })
-    const key = await tx.apiKeys.create({
-      id: newId(),
-      campaignId: campaign.id,
-      role: 'gm',
-      label: 'GM key',
-      prefix: gmKey.prefix,
-      hash: gmKey.hash,
-    })
-    return { campaign: campaignView(campaign), gmKey: { ...apiKeyView(key), key: gmKey.secret } }
+    return { campaign: campaignView(campaign), gmKey: await createKey(tx, campaign.id, GM_KEY) }
   })
 }
 
@@ -84,15 +76,25 @@ export async function mintPlayerKey(store: Store, campaignId: string, body: Mint
       throw new InvalidFieldError(`/body/characterIds/${index}`, `character ${characterId} is not in this campaign`)
     }
   }
-  const minted = mintKey('player')
-  const key = await store.apiKeys.create({
+  return createKey(store, campaignId, { role: 'player', label: body.label, characterIds: body.characterIds })
+}
+
+/** The key every new campaign is given (created, or imported from an archive). */
+export const GM_KEY = { role: 'gm', label: 'GM key' } as const
+
+/** Mints a key and stores its hash; the answer holds the secret, shown this once. */
+export async function createKey(
+  repositories: Pick<Repositories, 'apiKeys'>,
+  campaignId: string,
+  grant: Pick<NewApiKey, 'role' | 'label' | 'characterIds'>,
+) {
+  const minted = mintKey(grant.role)
+  const key = await repositories.apiKeys.create({
     id: newId(),
     campaignId,
-    role: 'player',
-    label: body.label,
+    ...grant,
     prefix: minted.prefix,
     hash: minted.hash,
-    characterIds: body.characterIds,
   })
   return { ...apiKeyView(key), key: minted.secret }
 }

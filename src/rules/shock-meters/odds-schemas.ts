@@ -1,6 +1,7 @@
 import Type, { type Static, type TProperties } from 'typebox'
 import { ProbabilitySchema } from '../fraction.js'
 import {
+  AssistanceEffectSchema,
   DefenceSchema,
   MeterNameSchema,
   NameSchema,
@@ -159,18 +160,6 @@ export const PassionFlipFlopOddsSchema = Type.Object(
   },
 )
 
-const AssistanceEffectSchema = Type.Union(
-  [
-    Type.Literal('self-check'),
-    Type.Literal('relationship-drop'),
-    Type.Literal('none'),
-    Type.Literal('declined'),
-    Type.Literal('notch-hardened'),
-    Type.Literal('notch-erased'),
-  ],
-  { description: 'What immediate assistance does (see the therapy-assistance outcome).' },
-)
-
 export const TherapyAssistanceOddsSchema = Type.Object(
   withSummary({
     identity: NameSchema({ description: 'The therapist’s Therapeutic identity.' }),
@@ -179,7 +168,12 @@ export const TherapyAssistanceOddsSchema = Type.Object(
     tiers: TierOddsSchema,
     effects: Type.Array(
       Type.Object(
-        { effect: AssistanceEffectSchema, probability: ProbabilitySchema('The chance of this effect.') },
+        {
+          effect: AssistanceEffectSchema({
+            description: 'What immediate assistance does (see the therapy-assistance outcome).',
+          }),
+          probability: ProbabilitySchema('The chance of this effect.'),
+        },
         { additionalProperties: false },
       ),
       { description: 'Every effect, each listed even when it cannot happen (0/1). The chances add up to 1.' },

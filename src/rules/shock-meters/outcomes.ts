@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox'
 import {
+  AssistanceEffectSchema,
   DefenceSchema,
   DisorderSchema,
   MeterNameSchema,
@@ -112,20 +113,10 @@ export const TherapyAssistanceOutcomeSchema = Type.Object(
     face: Type.Integer({ minimum: 1, maximum: 100 }),
     reading: Type.String({ pattern: '^[0-9]{2}$' }),
     tier: TierSchema(),
-    effect: Type.Union(
-      [
-        Type.Literal('self-check'),
-        Type.Literal('relationship-drop'),
-        Type.Literal('none'),
-        Type.Literal('declined'),
-        Type.Literal('notch-hardened'),
-        Type.Literal('notch-erased'),
-      ],
-      {
-        description:
-          'fumble → self-check; matched failure → relationship-drop; failure → none; success → notch-hardened (or declined without consent); matched success / critical → notch-erased.',
-      },
-    ),
+    effect: AssistanceEffectSchema({
+      description:
+        'fumble → self-check; matched failure → relationship-drop; failure → none; success → notch-hardened (or declined without consent); matched success / critical → notch-erased.',
+    }),
     meter: MeterNameSchema({ description: 'Meter of the failed check being treated.' }),
     hardened: Change(9, 'Hardened notches of that meter.'),
     failed: Change(5, 'Failed notches of that meter.'),

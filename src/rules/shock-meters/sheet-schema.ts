@@ -58,6 +58,20 @@ export const TierSchema = (options: Options = {}) =>
     options,
   )
 
+/** What immediate assistance does to the patient, by the tier of the therapist's roll. */
+export const AssistanceEffectSchema = (options: Options = {}) =>
+  Type.Union(
+    [
+      Type.Literal('self-check'),
+      Type.Literal('relationship-drop'),
+      Type.Literal('none'),
+      Type.Literal('declined'),
+      Type.Literal('notch-hardened'),
+      Type.Literal('notch-erased'),
+    ],
+    options,
+  )
+
 export const RatingSchema = (options: Options = {}) => Type.Integer({ minimum: 0, maximum: 99, ...options })
 export const NameSchema = (options: Options = {}) => Type.String({ minLength: 1, maxLength: 200, ...options })
 export const TextSchema = (options: Options = {}) => Type.String({ maxLength: 2000, ...options })
