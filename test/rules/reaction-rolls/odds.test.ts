@@ -112,8 +112,9 @@ t.test(
               ? ['an event let unfold rolls nothing, yet a band has a chance']
               : []),
         ]
-        // Retrieving every retrievable result: the resolver's own retrieval, when an emotion can be raised.
-        const raisable = Object.entries((leaves[0]!.result.sheet as Odds).emotions)
+        // Retrieving every retrievable result: the resolver's own retrieval, when an emotion can be
+        // raised before the roll (a roll's own `retrieve` may already have raised one in its result).
+        const raisable = Object.entries(sheet.emotions)
           .filter(([, stage]) => (stage as number) < settings.emotionTopStage)
           .map(([emotion]) => emotion)
         const retrieved = enumerate((faces) =>
