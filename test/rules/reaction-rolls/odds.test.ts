@@ -115,7 +115,7 @@ t.test(
         // Retrieving every retrievable result: the resolver's own retrieval, when an emotion can be
         // raised before the roll (a roll's own `retrieve` may already have raised one in its result).
         const raisable = Object.entries(sheet.emotions)
-          .filter(([, stage]) => (stage as number) < settings.emotionTopStage)
+          .filter(([, stage]) => stage < settings.emotionTopStage)
           .map(([emotion]) => emotion)
         const retrieved = enumerate((faces) =>
           roll(
