@@ -123,9 +123,8 @@ async function copyNerveTables(databaseUrl: string, variant: Variant) {
   })
 }
 
-/** The secondary indexes of a copied table, each named as Nerve's own index it copies. */
-async function copyIndexes(databaseUrl: string, table: string) {
-  await copyNerveTables(databaseUrl, { name: 'probe', change: '' })
+/** The secondary indexes of a table of the copy, each named as Nerve's own index it copies. */
+async function copiedIndexes(databaseUrl: string, table: string) {
   return withClient(databaseUrl, async (client) => {
     const { rows } = await client.query<{ schema: string; name: string; definition: string }>(
       `SELECT n.nspname AS "schema", i.relname AS "name", pg_get_indexdef(i.oid) AS "definition"
@@ -258,9 +257,10 @@ export async function benchWriteCost(
     return row!
   })
 
-  const eventIndexes = await copyIndexes(databaseUrl, 'roll_events')
+  await copyNerveTables(databaseUrl, { name: 'the copy whose indexes are listed', change: '' })
+  const eventIndexes = await copiedIndexes(databaseUrl, 'roll_events')
+  const outboxIndexes = await copiedIndexes(databaseUrl, 'webhook_deliveries')
   const dropAll = (indexes: { name: string }[]) => indexes.map((index) => `DROP INDEX "${index.name}";`).join(' ')
-  const outboxIndexes = await copyIndexes(databaseUrl, 'webhook_deliveries')
   const variants: Variant[] = [
     { name: "Nerve's tables (a copy)", change: '' },
     {

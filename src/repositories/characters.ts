@@ -80,7 +80,7 @@ export class CharacterRepository {
   }
 }
 
-/** The statement behind `CharacterRepository.lock`; the benchmark hands the same text to pgbench (bench/stateful.ts). */
+/** The statement behind `CharacterRepository.lock`; the benchmark hands the same text to pgbench (bench/write-cost.ts). */
 export function lockStatement(campaignId: string, id: string): Prisma.Sql {
   return Prisma.sql`
     SELECT "id", "name", "sheet", "public_sheet" AS "publicSheet", "version", "archived_at" AS "archivedAt"

@@ -177,7 +177,7 @@ export class EventRepository {
 
 /**
  * The statement behind `EventRepository.record` (its comment says what it does); the benchmark
- * hands the same text to pgbench (bench/stateful.ts).
+ * hands the same text to pgbench (bench/write-cost.ts).
  */
 export function recordStatement(event: NewEvent, change: CharacterChange): Prisma.Sql {
   const { sheetBefore, sheetAfter, ...parts } = event.payload
