@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { lockStatement } from '../src/repositories/characters.js'
+import { forCommandStatement } from '../src/repositories/characters.js'
 import { recordStatement, type NewEvent } from '../src/repositories/events.js'
 import { withClient } from './lib/postgres.js'
 import { median, round } from './lib/stats.js'
@@ -11,7 +11,7 @@ import { runPgbench } from './stateful.js'
  *
  * The minimal transaction is the benchmark's own, on its own four-column tables: lock the
  * character, update it with a small sheet, bump the campaign's sequence, insert a small event.
- * Nerve's own transaction is the text of the statements Nerve sends (`lockStatement`,
+ * Nerve's own transaction is the text of the statements Nerve sends (`forCommandStatement`,
  * `recordStatement`, with a real roll's payload and sheet as literals). Then the same text on a
  * copy of Nerve's tables with one thing taken away at a time — the listing columns, each index,
  * the outbox, the foreign keys, the payload's compression — names what each one costs a write.
@@ -53,14 +53,27 @@ function inline(statement: { text: string; values: unknown[] }, raw: Record<stri
     .trim()
     .replace(/\$(\d+)/g, (_, n: string) => {
       const value = statement.values[Number(n) - 1]
-      return typeof value === 'string' && value in raw ? raw[value]! : literal(value)
+      return String(value) in raw ? raw[String(value)]! : literal(value)
     })
 }
 
-/** Nerve's roll transaction for pgbench: the key lookup stands in for authentication, then Nerve's own statements. */
+/** Stands in for the version the read found, in the write that requires it (`:version`, set by the read). */
+const READ_VERSION = -1
+
+/**
+ * Nerve's roll for pgbench, as a command runs it when no other command changes the character
+ * meanwhile: the key lookup stands in for authentication, then Nerve's own statements — the
+ * read, and the write that requires the version read — each on its own, as Nerve sends them.
+ */
 export function nerveScript(roll: { payload: Record<string, unknown>; actor: unknown; sheet: unknown }) {
-  const raw = { EVENT_ID: UUID_V7, CHARACTER_ID: ':cid', CAMPAIGN_ID: ':camp' }
-  const lock = inline(lockStatement('CAMPAIGN_ID', 'CHARACTER_ID'), raw)
+  const raw = {
+    EVENT_ID: UUID_V7,
+    CHARACTER_ID: ':cid',
+    CAMPAIGN_ID: ':camp',
+    [READ_VERSION]: ':version',
+    NAME: ':name',
+  }
+  const read = inline(forCommandStatement('CAMPAIGN_ID', 'CHARACTER_ID', false), raw)
   const record = inline(
     recordStatement(
       {
@@ -75,17 +88,16 @@ export function nerveScript(roll: { payload: Record<string, unknown>; actor: unk
         causationId: null,
         idempotencyKey: null,
       },
-      { sheet: roll.sheet, publicSheet: null },
+      { readVersion: READ_VERSION, sheet: roll.sheet, publicSheet: null, name: 'NAME' },
     ),
     raw,
   )
-  return `\\set n random(1, :targets)
+  const script = `\\set n random(1, :targets)
 SELECT character_id AS cid, campaign_id AS camp FROM bench_targets WHERE n = :n \\gset
-BEGIN;
-${lock};
+${read} \\gset
 ${record};
-END;
 `
+  return { script, read, record }
 }
 
 interface Variant {
@@ -204,13 +216,14 @@ export async function benchWriteCost(
     return row!
   })
   const sheet = JSON.stringify(roll.sheet)
+  const nerve = nerveScript(roll)
   const scripts = {
     minimal: minimalScript(SMALL_SHEET, SMALL_EVENT),
     heavy: minimalScript(
       sheet,
       `jsonb_build_object('sheetBefore', ${literal(sheet)}::jsonb, 'sheetAfter', ${literal(sheet)}::jsonb, 'roll', 42)`,
     ),
-    nerve: nerveScript(roll),
+    nerve: nerve.script,
   }
   const files = Object.fromEntries(
     Object.entries(scripts).map(([name, text]) => {
@@ -223,21 +236,26 @@ export async function benchWriteCost(
 
   const explainFile = join(workDir, 'write-cost-explain.txt')
   await withClient(databaseUrl, async (client) => {
-    const [, , , lock, record] = scripts.nerve.split('\n')
     const {
       rows: [target],
     } = await client.query<{ cid: string; camp: string }>(
       'SELECT character_id AS cid, campaign_id AS camp FROM bench_targets WHERE n = 1',
     )
-    const bind = (text: string) =>
-      text.replaceAll(':cid', literal(target!.cid)).replaceAll(':camp', literal(target!.camp))
+    const bind = (text: string, read = { version: 0, name: '' }) =>
+      text
+        .replaceAll(':cid', literal(target!.cid))
+        .replaceAll(':camp', literal(target!.camp))
+        .replaceAll(':version', String(read.version))
+        .replaceAll(':name', literal(read.name))
     // The last of several, so the session's catalog caches are warm as a pooled connection's are.
     let plan: string[] = []
     for (let attempt = 0; attempt < 5; attempt++) {
       await client.query('BEGIN')
-      await client.query(bind(lock!))
+      const {
+        rows: [character],
+      } = await client.query<{ version: number; name: string }>(bind(nerve.read))
       const { rows } = await client.query<{ 'QUERY PLAN': string }>(
-        `EXPLAIN (ANALYZE, BUFFERS, VERBOSE) ${bind(record!).replace(/;$/, '')}`,
+        `EXPLAIN (ANALYZE, BUFFERS, VERBOSE) ${bind(nerve.record, character)}`,
       )
       await client.query('ROLLBACK')
       plan = rows.map((row) => row['QUERY PLAN'])

@@ -1,7 +1,8 @@
 import { Prisma } from '../generated/prisma/client.js'
 import type { Db } from './db.js'
 
-export interface LockedCharacter {
+/** The character a command changes, as it read it. */
+export interface CommandCharacter {
   id: string
   name: string
   sheet: unknown
@@ -22,14 +23,11 @@ export interface ImportedCharacter {
 }
 
 export class CharacterRepository {
-  constructor(private readonly db: Db) {}
-
-  /** Inserted at version 0: saving it with its `character.created` event makes a new character version 1. */
-  create(character: { id: string; campaignId: string; name: string; sheet: unknown }) {
-    return this.db.character.create({
-      data: { ...character, sheet: character.sheet as Prisma.InputJsonValue, version: 0 },
-    })
-  }
+  /** `lockRows`: inside a transaction, `forCommand` locks the row it reads until the transaction ends. */
+  constructor(
+    private readonly db: Db,
+    private readonly lockRows: boolean,
+  ) {}
 
   /**
    * Characters of an imported campaign, as its archive lists them. Their history follows them
@@ -73,17 +71,22 @@ export class CharacterRepository {
     })
   }
 
-  /** Locks the character row until the transaction ends: commands on one character run one at a time. */
-  async lock(campaignId: string, id: string): Promise<LockedCharacter | undefined> {
-    const [row] = await this.db.$queryRaw<LockedCharacter[]>(lockStatement(campaignId, id))
+  /**
+   * The character as a command reads it before deciding. Outside a transaction it is a plain
+   * read, and the command's write goes ahead only while the row is still at the version read
+   * (`EventRepository.record`). Inside one (`lockRows`) the row stays locked until the
+   * transaction ends, so commands on one character run one at a time.
+   */
+  async forCommand(campaignId: string, id: string): Promise<CommandCharacter | undefined> {
+    const [row] = await this.db.$queryRaw<CommandCharacter[]>(forCommandStatement(campaignId, id, this.lockRows))
     return row
   }
 }
 
-/** The statement behind `CharacterRepository.lock`; the benchmark hands the same text to pgbench (bench/write-cost.ts). */
-export function lockStatement(campaignId: string, id: string): Prisma.Sql {
+/** The statement behind `CharacterRepository.forCommand`; the benchmark hands the same text to pgbench (bench/write-cost.ts). */
+export function forCommandStatement(campaignId: string, id: string, lockRow: boolean): Prisma.Sql {
   return Prisma.sql`
     SELECT "id", "name", "sheet", "public_sheet" AS "publicSheet", "version", "archived_at" AS "archivedAt"
     FROM "characters" WHERE "id" = ${id}::uuid AND "campaign_id" = ${campaignId}::uuid
-    FOR UPDATE`
+    ${lockRow ? Prisma.sql`FOR UPDATE` : Prisma.empty}`
 }

@@ -21,12 +21,14 @@ export interface ImportedEvent extends Omit<NewEvent, 'idempotencyKey'> {
   occurredAt: string
 }
 
-/** What an event does to its character: the new sheet, and a new name or archive state when it changes them. */
+/** What an event does to its character: the new sheet, name and archive state, from the version the command read. */
 export interface CharacterChange {
+  /** The version the command read, which the write requires the row to be at still; 0: a character not stored yet, which the write inserts. */
+  readVersion: number
   sheet: unknown
   /** The sheet players see, or null when they see `sheet` (src/services/public-view.ts). */
   publicSheet: unknown
-  name?: string | undefined
+  name: string
   archivedAt?: Date | null | undefined
 }
 
@@ -59,22 +61,27 @@ export class EventRepository {
   constructor(private readonly db: Db) {}
 
   /**
-   * The write of every command, as one statement: saves the character (version + 1), takes the
-   * campaign's next sequence number, appends the event and queues one webhook delivery per
-   * endpoint that wants it. The caller holds the character's row lock; the campaign row stays
-   * locked by this statement until commit, so sequence numbers are handed out without gaps.
-   * One round trip instead of four keeps the row locks short under concurrent commands.
+   * The write of every command, as one statement: saves the character (version + 1; a new one is
+   * inserted at version 1), takes the campaign's next sequence number, appends the event and
+   * queues one webhook delivery per endpoint that wants it. It writes only while the character
+   * is still at the version the command read (`change.readVersion`), and answers undefined
+   * otherwise, having written nothing: another command changed the character in between. The
+   * campaign row stays locked by this statement until commit, so sequence numbers are handed out
+   * without gaps. One round trip instead of four keeps the row locks short under concurrent commands.
    *
    * The sheet travels once: the stored payload's `sheetAfter` is the saved row's new sheet
-   * (`change.sheet`) and its `sheetBefore` the row's sheet until now, which the caller read
-   * under the lock — or null when the payload's is null (a creation). Only the payload's
-   * other, small parts are sent; the stored payload has the same keys as `event.payload`, and
-   * `characterName`: the saved row's name, so the event names the character as it was called
-   * when the event was recorded (a rename's own event, the new name).
+   * (`change.sheet`) and its `sheetBefore` the row's sheet until now — or null when the
+   * payload's is null (a creation). Only the payload's other, small parts are sent; the stored
+   * payload has the same keys as `event.payload`, and `characterName`: the saved row's name, so
+   * the event names the character as it was called when the event was recorded (a rename's own
+   * event, the new name).
    */
-  async record(event: NewEvent, change: CharacterChange): Promise<{ event: RollEvent; character: Character }> {
+  async record(
+    event: NewEvent,
+    change: CharacterChange,
+  ): Promise<{ event: RollEvent; character: Character } | undefined> {
     const [row] = await this.db.$queryRaw<RecordedRow[]>(recordStatement(event, change))
-    if (!row) throw new Error(`character ${event.characterId} or its campaign vanished during a command`)
+    if (!row) return undefined
     return {
       event: {
         ...event,
@@ -181,23 +188,11 @@ export class EventRepository {
  */
 export function recordStatement(event: NewEvent, change: CharacterChange): Prisma.Sql {
   const { sheetBefore, sheetAfter, ...parts } = event.payload
-  const setsArchive = change.archivedAt !== undefined
   return Prisma.sql`
-      WITH saved AS (
-        UPDATE "characters" c
-        SET "sheet" = ${JSON.stringify(change.sheet)}::jsonb,
-            "public_sheet" = ${change.publicSheet === null ? null : JSON.stringify(change.publicSheet)}::jsonb,
-            "name" = coalesce(${change.name ?? null}::text, c."name"),
-            "archived_at" = CASE WHEN ${setsArchive}::boolean THEN ${change.archivedAt ?? null}::timestamptz ELSE c."archived_at" END,
-            "version" = c."version" + 1,
-            "updated_at" = now()
-        -- "prev" is read in the statement's snapshot: the row as it was until this update.
-        FROM "characters" prev
-        WHERE c."id" = ${event.characterId}::uuid AND prev."id" = c."id"
-        RETURNING c."id", c."campaign_id", c."name", c."version", c."created_at", c."updated_at", c."archived_at",
-          c."sheet", prev."sheet" AS "sheet_before"
+      WITH saved AS (${change.readVersion === 0 ? insertCharacter(event, change) : updateCharacter(event, change)}
       ), next AS (
-        UPDATE "campaigns" SET "last_seq" = "last_seq" + 1 WHERE "id" = ${event.campaignId}::uuid RETURNING "id", "last_seq"
+        UPDATE "campaigns" SET "last_seq" = "last_seq" + 1
+        WHERE "id" = ${event.campaignId}::uuid AND EXISTS (SELECT FROM saved) RETURNING "id", "last_seq"
       ), appended AS (
         INSERT INTO "roll_events" ("id", "campaign_id", "seq", "character_id", "type", "ruleset", "visibility",
           "actor", "payload", "causation_id", "idempotency_key")
@@ -222,4 +217,30 @@ export function recordStatement(event: NewEvent, change: CharacterChange): Prism
         saved."created_at" AS "createdAt", saved."updated_at" AS "updatedAt", saved."archived_at" AS "archivedAt",
         appended."seq", appended."occurred_at" AS "occurredAt"
       FROM saved, appended`
+}
+
+function updateCharacter(event: NewEvent, change: CharacterChange): Prisma.Sql {
+  const setsArchive = change.archivedAt !== undefined
+  return Prisma.sql`
+        UPDATE "characters" c
+        SET "sheet" = ${JSON.stringify(change.sheet)}::jsonb,
+            "public_sheet" = ${change.publicSheet === null ? null : JSON.stringify(change.publicSheet)}::jsonb,
+            "name" = ${change.name},
+            "archived_at" = CASE WHEN ${setsArchive}::boolean THEN ${change.archivedAt ?? null}::timestamptz ELSE c."archived_at" END,
+            "version" = c."version" + 1,
+            "updated_at" = now()
+        -- "prev" is read in the statement's snapshot: the row as it was until this update.
+        FROM "characters" prev
+        WHERE c."id" = ${event.characterId}::uuid AND c."version" = ${change.readVersion} AND prev."id" = c."id"
+        RETURNING c."id", c."campaign_id", c."name", c."version", c."created_at", c."updated_at", c."archived_at",
+          c."sheet", prev."sheet" AS "sheet_before"`
+}
+
+function insertCharacter(event: NewEvent, change: CharacterChange): Prisma.Sql {
+  return Prisma.sql`
+        INSERT INTO "characters" ("id", "campaign_id", "name", "sheet", "public_sheet", "version")
+        VALUES (${event.characterId}::uuid, ${event.campaignId}::uuid, ${change.name}, ${JSON.stringify(change.sheet)}::jsonb,
+          ${change.publicSheet === null ? null : JSON.stringify(change.publicSheet)}::jsonb, 1)
+        RETURNING "id", "campaign_id", "name", "version", "created_at", "updated_at", "archived_at",
+          "sheet", NULL::jsonb AS "sheet_before"`
 }

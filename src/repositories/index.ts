@@ -19,11 +19,11 @@ export interface Repositories {
   webhooks: WebhookRepository
 }
 
-function repositoriesOn(db: Db): Repositories {
+function repositoriesOn(db: Db, inTransaction: boolean): Repositories {
   return {
     campaigns: new CampaignRepository(db),
     apiKeys: new ApiKeyRepository(db),
-    characters: new CharacterRepository(db),
+    characters: new CharacterRepository(db, inTransaction),
     events: new EventRepository(db),
     idempotency: new IdempotencyRepository(db),
     streamTickets: new StreamTicketRepository(db),
@@ -44,11 +44,14 @@ export interface Store extends Repositories {
 export function createStore(database: Pick<Database, 'prisma' | 'query'>): Store {
   const { prisma } = database
   return {
-    ...repositoriesOn(prisma),
+    ...repositoriesOn(prisma, false),
     eventPages: new EventPageRepository(database),
     transaction: (work, options) =>
       // Waiting for a character's row lock counts against the timeout: many rolls on one
       // character queue up behind each other.
-      prisma.$transaction((tx) => work(repositoriesOn(tx)), { maxWait: 10_000, timeout: options?.timeoutMs ?? 30_000 }),
+      prisma.$transaction((tx) => work(repositoriesOn(tx, true)), {
+        maxWait: 10_000,
+        timeout: options?.timeoutMs ?? 30_000,
+      }),
   }
 }

@@ -5,24 +5,19 @@ import type { CreateCharacter, PatchCharacter } from '../schemas/characters.js'
 import { sheetWithSettings } from './campaign-rules.js'
 import type { Principal, ServiceContext } from './context.js'
 import { pageOf, pageSize } from './pagination.js'
-import { lockCharacter, type Command } from './pipeline.js'
+import { loadCharacter, type Command } from './pipeline.js'
 import { audienceOf } from './public-view.js'
 import { characterView } from '../schemas/characters.js'
 
 /** Adds a character: its sheet validated against the campaign's rule set, defaults filled in. */
 export function createCommand(principal: Principal, body: CreateCharacter): Command {
   return {
-    async lock(tx) {
+    load() {
       const { sheet } = sheetWithSettings(principal, body.sheet ?? {})
-      const created = await tx.characters.create({
-        id: newId(),
-        campaignId: principal.campaign.id,
-        name: body.name,
-        sheet,
-      })
-      return { character: { ...created, sheet, archivedAt: null } }
+      // Version 0: not stored yet. Recording its `character.created` event inserts it at version 1.
+      return { character: { id: newId(), name: body.name, sheet, publicSheet: null, version: 0, archivedAt: null } }
     },
-    decide: (_tx, { character }) => ({
+    decide: (_repositories, { character }) => ({
       type: 'character.created',
       payload: {
         request: body,
@@ -79,8 +74,8 @@ export function patchCommand(
 ): Command {
   const expected = expectedVersion(ifMatch)
   return {
-    lock: async (tx) => ({ character: await lockCharacter(tx, principal, characterId) }),
-    decide(_tx, { character }) {
+    load: async (repositories) => ({ character: await loadCharacter(repositories, principal, characterId) }),
+    decide(_repositories, { character }) {
       if (expected !== undefined && expected !== character.version) {
         throw new PreconditionFailedError(
           `the character is at version ${character.version}, not ${expected}: fetch it again and reapply the edit`,
@@ -112,8 +107,8 @@ export function patchCommand(
 /** Takes the character out of play; its history stays, and a revert brings it back. */
 export function archiveCommand(principal: Principal, characterId: string): Command {
   return {
-    lock: async (tx) => ({ character: await lockCharacter(tx, principal, characterId) }),
-    decide: (_tx, { character }) => ({
+    load: async (repositories) => ({ character: await loadCharacter(repositories, principal, characterId) }),
+    decide: (_repositories, { character }) => ({
       type: 'character.archived',
       archivedAt: new Date(),
       replay: (sheet) => sheet,

@@ -8,7 +8,7 @@ import { parseWith } from '../rules/parse.js'
 import { RuleError } from '../rules/errors.js'
 import { resolveAction, type RuleAction } from '../rules/rule-set.js'
 import { ruleSetOfCampaign } from './campaign-rules.js'
-import { lockCharacter, type Command, type Decision, type Locked } from './pipeline.js'
+import { loadCharacter, type Command, type Decision, type Loaded } from './pipeline.js'
 import { audienceOf } from './public-view.js'
 import { pendingList, type EventPayload } from '../schemas/events.js'
 
@@ -59,14 +59,14 @@ const NOTHING_OPEN: DecisionState = { open: null, shownBy: [], settledBy: new Ma
  * decision (a passion re-roll, a GM action, a revert that reopened it) keep the same one open.
  */
 async function decisionStateFor(
-  tx: Repositories,
+  repositories: Repositories,
   principal: Principal,
   characterId: string,
   decision: string,
 ): Promise<DecisionState> {
   const [events, showing] = await Promise.all([
-    tx.events.lineageForCharacter(principal.campaign.id, characterId),
-    tx.events.pendingFor(principal.campaign.id, characterId, decision),
+    repositories.events.lineageForCharacter(principal.campaign.id, characterId),
+    repositories.events.pendingFor(principal.campaign.id, characterId, decision),
   ])
   const ruleSet = ruleSetOfCampaign(principal)
   const before = new Map<string, DecisionState>()
@@ -104,8 +104,13 @@ function requireOpen(state: DecisionState, eventId: string, decision: string) {
 }
 
 /** The event an amending action changes: the character's latest standing event of the types it amends. */
-async function amendedEventFor(tx: Repositories, principal: Principal, characterId: string, types: readonly string[]) {
-  const events = await tx.events.lineageForCharacter(principal.campaign.id, characterId)
+async function amendedEventFor(
+  repositories: Repositories,
+  principal: Principal,
+  characterId: string,
+  types: readonly string[],
+) {
+  const events = await repositories.events.lineageForCharacter(principal.campaign.id, characterId)
   const standing: typeof events = []
   const undone = new Map<string, (typeof events)[number]>()
   for (const event of events) {
@@ -143,15 +148,15 @@ export function onStoredSheet<Result>(action: RuleAction, hiddenState: boolean, 
   }
 }
 
-/** An action locked for: its character, the action, the body, and the event it settles (on the decision route). */
-interface ActionTarget extends Locked {
+/** What an action is loaded for: its character, the action, the body, and the event it settles (on the decision route). */
+interface ActionTarget extends Loaded {
   action: RuleAction
   body: ActionBody
   settles?: string
 }
 
-async function lockFor(
-  tx: Repositories,
+async function loadFor(
+  repositories: Repositories,
   principal: Principal,
   characterId: string,
   action: RuleAction,
@@ -159,12 +164,12 @@ async function lockFor(
   settles?: string,
 ): Promise<ActionTarget> {
   authorize(principal, action, characterId, body.visibility ?? 'public')
-  const character = await lockCharacter(tx, principal, characterId)
+  const character = await loadCharacter(repositories, principal, characterId)
   return { character, action, body, ...(settles ? { settles } : {}) }
 }
 
 async function decideAction(
-  tx: Repositories,
+  repositories: Repositories,
   principal: Principal,
   { character, action, body, settles }: ActionTarget,
 ): Promise<Decision> {
@@ -173,18 +178,18 @@ async function decideAction(
   /** The roll this action follows up: the one that opened the decision it settles, or the one it amends. */
   let origin: string | null = null
   if (action.kind === 'decision') {
-    const decision = await decisionStateFor(tx, principal, characterId, action.name)
+    const decision = await decisionStateFor(repositories, principal, characterId, action.name)
     // Settling through an event applies to that event only, never to a newer decision of the same kind.
     if (settles) requireOpen(decision, settles, action.name)
     causationId = settles ?? decision.open
     origin = decision.open
   } else if (action.amends) {
-    causationId = await amendedEventFor(tx, principal, characterId, action.amends)
+    causationId = await amendedEventFor(repositories, principal, characterId, action.amends)
     origin = causationId
   }
-  const settled = causationId ? await tx.events.find(principal.campaign.id, causationId) : null
+  const settled = causationId ? await repositories.events.find(principal.campaign.id, causationId) : null
   const followed =
-    origin === causationId ? settled : origin ? await tx.events.find(principal.campaign.id, origin) : null
+    origin === causationId ? settled : origin ? await repositories.events.find(principal.campaign.id, origin) : null
   const followsHiddenRoll = settled?.visibility === 'gm' || followed?.visibility === 'gm'
   if (followsHiddenRoll && principal.role !== 'gm') {
     throw new ForbiddenError(
@@ -238,16 +243,17 @@ export function actionCommand(
   body: ActionBody,
 ): Command<ActionTarget> {
   return {
-    lock: (tx) => lockFor(tx, principal, characterId, actionOfCampaign(principal, actionName), body),
-    decide: (tx, target) => decideAction(tx, principal, target),
+    load: (repositories) =>
+      loadFor(repositories, principal, characterId, actionOfCampaign(principal, actionName), body),
+    decide: (repositories, target) => decideAction(repositories, principal, target),
   }
 }
 
 /** Settles the decision an event left pending, as a new event caused by it. */
 export function settleCommand(principal: Principal, eventId: string, body: ActionBody): Command<ActionTarget> {
   return {
-    async lock(tx) {
-      const event = await tx.events.find(principal.campaign.id, eventId)
+    async load(repositories) {
+      const event = await repositories.events.find(principal.campaign.id, eventId)
       if (!event || (event.visibility === 'gm' && principal.role !== 'gm'))
         throw new NotFoundError(`event ${eventId} not found`)
       const payload = event.payload as unknown as EventPayload
@@ -265,9 +271,9 @@ export function settleCommand(principal: Principal, eventId: string, body: Actio
       const action = actionOfCampaign(principal, chosen.action)
       // The decision route cannot know the action's schema in advance, so its request is checked here.
       const request = parseWith(action.request, body.request, '/request', 'REQUEST_INVALID')
-      return lockFor(tx, principal, event.characterId, action, { ...body, request }, eventId)
+      return loadFor(repositories, principal, event.characterId, action, { ...body, request }, eventId)
     },
-    decide: (tx, target) => decideAction(tx, principal, target),
+    decide: (repositories, target) => decideAction(repositories, principal, target),
   }
 }
 
@@ -277,14 +283,14 @@ export function settleCommand(principal: Principal, eventId: string, body: Actio
  */
 export function revertCommand(principal: Principal, characterId: string, eventId: string): Command {
   return {
-    async lock(tx) {
+    async load(repositories) {
       // Archived characters too: reverting their archiving brings them back.
-      const character = await tx.characters.lock(principal.campaign.id, characterId)
+      const character = await repositories.characters.forCommand(principal.campaign.id, characterId)
       if (!character) throw new NotFoundError(`character ${characterId} not found`)
       return { character }
     },
-    async decide(tx, { character }) {
-      const latest = await tx.events.latestForCharacter(principal.campaign.id, characterId)
+    async decide(repositories, { character }) {
+      const latest = await repositories.events.latestForCharacter(principal.campaign.id, characterId)
       if (!latest || latest.id !== eventId) {
         throw new ConflictError(
           `only the character's latest event can be reverted${latest ? ` (that is event ${latest.id}, #${latest.seq})` : ''}`,

@@ -1,6 +1,6 @@
 import { newId } from '../lib/ids.js'
 import { findRuleSet } from '../rules/index.js'
-import type { LockedCharacter } from '../repositories/characters.js'
+import type { CommandCharacter } from '../repositories/characters.js'
 import type { Actor, Visibility } from '../schemas/events.js'
 import type { Repositories } from '../repositories/index.js'
 import { audienceOf, publicSideOf } from './public-view.js'
@@ -9,7 +9,7 @@ import { eventView, type EventPayload } from '../schemas/events.js'
 
 export interface Change {
   campaign: { id: string; ruleset: string; settings: unknown }
-  character: LockedCharacter
+  character: CommandCharacter
   type: string
   actor: Actor
   visibility: Visibility
@@ -24,11 +24,12 @@ export interface Change {
 }
 
 /**
- * The second half of every command, inside its transaction: save the character with
- * version + 1, take the campaign's next sequence number, append the event (and its webhook
- * deliveries) — one statement. The caller has locked the character row.
+ * The second half of every command: save the character with version + 1, take the campaign's
+ * next sequence number, append the event (and its webhook deliveries) — one statement, which
+ * writes only while the character is at the version the command read. Undefined when it is not
+ * any more (another command changed it meanwhile): nothing was written.
  */
-export async function recordChange(tx: Repositories, change: Change) {
+export async function recordChange(repositories: Repositories, change: Change) {
   const { publicSheet, publicView } = publicSideOf(change.campaign, {
     visibility: change.visibility,
     publicSheet: change.character.publicSheet,
@@ -40,7 +41,7 @@ export async function recordChange(tx: Repositories, change: Change) {
   if (!ruleSet) throw new Error(`unknown rule set ${change.campaign.ruleset}`)
   const pending = ruleSet.pendingOf(change.payload.sheetAfter, ruleSet.normalizeSettings(change.campaign.settings))
   const payload: EventPayload = { ...change.payload, pending, ...(publicView ? { publicView } : {}) }
-  const { event, character } = await tx.events.record(
+  const recorded = await repositories.events.record(
     {
       id: newId(),
       campaignId: change.campaign.id,
@@ -53,11 +54,19 @@ export async function recordChange(tx: Repositories, change: Change) {
       causationId: change.causationId,
       idempotencyKey: change.idempotencyKey,
     },
-    { sheet: change.payload.sheetAfter, publicSheet, name: change.name, archivedAt: change.archivedAt },
+    {
+      readVersion: change.character.version,
+      sheet: change.payload.sheetAfter,
+      publicSheet,
+      name: change.name ?? change.character.name,
+      archivedAt: change.archivedAt,
+    },
   )
+  if (!recorded) return undefined
+  const { event, character } = recorded
   // The answer goes to whoever acted: a player gets the event and the character as players see them.
   const audience = audienceOf(change.actor)
   return { event: eventView(event, audience), character: characterView(character, change.campaign, audience) }
 }
 
-export type Recorded = Awaited<ReturnType<typeof recordChange>>
+export type Recorded = NonNullable<Awaited<ReturnType<typeof recordChange>>>

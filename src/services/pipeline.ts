@@ -1,14 +1,14 @@
 import { ConflictError, NotFoundError } from '../errors.js'
-import type { LockedCharacter } from '../repositories/characters.js'
+import type { CommandCharacter } from '../repositories/characters.js'
 import type { Repositories, Store } from '../repositories/index.js'
 import { actorOf, type Principal } from './context.js'
 import type { EventFeed } from './event-feed.js'
 import { recordChange, type Change, type Recorded } from './event-log.js'
 import { idempotent, type Once } from './idempotency.js'
 
-/** What running a command needs: a transaction, the Idempotency-Keys, and whom to tell of what it recorded. */
+/** What running a command needs: the store, the Idempotency-Keys, and whom to tell of what it recorded. */
 export interface CommandContext {
-  store: Pick<Store, 'transaction' | 'idempotency'>
+  store: Repositories & Pick<Store, 'transaction'>
   feed: Pick<EventFeed, 'published'>
   metrics: { eventRecorded(recorded: Recorded): void }
 }
@@ -20,17 +20,20 @@ export type Decision = Omit<
 > &
   Partial<Pick<Change, 'visibility' | 'causationId'>>
 
-/** What a command locked: the character it changes, and whatever else it looked up on the way. */
-export interface Locked {
-  character: LockedCharacter
+/** What a command read: the character it changes, and whatever else it looked up on the way. */
+export interface Loaded {
+  character: CommandCharacter
 }
 
-/** A command on one character, in the two steps the pipeline runs inside its transaction. */
-export interface Command<Target extends Locked = Locked> {
-  /** Checks what needs no lock, then locks the character's row for the rest of the transaction (a creation inserts it). */
-  lock(tx: Repositories): Promise<Target>
-  /** Decides the change on the locked character; throwing refuses the command and nothing is written. */
-  decide(tx: Repositories, target: Target): Decision | Promise<Decision>
+/** A command on one character, in the two steps the pipeline runs before it records the change. */
+export interface Command<Target extends Loaded = Loaded> {
+  /**
+   * Checks what needs no character, then reads the character it changes (`loadCharacter`); a
+   * creation makes its new character here, stored with its event. Writes nothing.
+   */
+  load(repositories: Repositories): Target | Promise<Target>
+  /** Decides the change on the character read; throwing refuses the command and nothing is written. */
+  decide(repositories: Repositories, target: Target): Decision | Promise<Decision>
 }
 
 export interface CommandAnswer {
@@ -39,9 +42,9 @@ export interface CommandAnswer {
   replayed: boolean
 }
 
-/** Locks the character for the rest of the transaction; archived characters take no further changes. */
-export async function lockCharacter(tx: Repositories, principal: Principal, characterId: string) {
-  const character = await tx.characters.lock(principal.campaign.id, characterId)
+/** The character a command changes (locked, inside a transaction); archived characters take no further changes. */
+export async function loadCharacter(repositories: Repositories, principal: Principal, characterId: string) {
+  const character = await repositories.characters.forCommand(principal.campaign.id, characterId)
   if (!character) throw new NotFoundError(`character ${characterId} not found`)
   if (character.archivedAt) throw new ConflictError(`character ${characterId} is archived`)
   return character
@@ -51,38 +54,51 @@ export async function lockCharacter(tx: Repositories, principal: Principal, char
  * Runs a command, the one place its envelope is written. In order:
  * 1. claim the Idempotency-Key (when `once` has one): a request already answered gets that
  *    answer again and nothing below runs;
- * 2. open a transaction;
- * 3. lock the character (`command.lock`);
- * 4. decide the change (`command.decide`);
- * 5. record it: the character at version + 1, the event, its webhook outbox rows;
- * 6. record the answer under the Idempotency-Key, the transaction's last write;
- * 7. commit;
- * 8. publish to this instance's listeners (SSE streams, the webhook dispatcher);
- * 9. count the event.
+ * 2. read the character (`command.load`);
+ * 3. decide the change (`command.decide`);
+ * 4. record it in one statement: the character at version + 1, the event, its webhook outbox
+ *    rows — only if the character is still at the version read;
+ * 5. if another command changed the character between 2 and 4, nothing was written: steps 2–4
+ *    run again in a transaction that locks the character's row as it reads it, so they cannot
+ *    be overtaken again. A command under an Idempotency-Key takes that transaction at once: its
+ *    answer is recorded under the key as the transaction's last write;
+ * 6. publish to this instance's listeners (SSE streams, the webhook dispatcher);
+ * 7. count the event.
+ * Most commands find their character as they read it and take one statement to write, with no
+ * transaction held open between the server and the database (docs/BENCHMARKS.md, 2b).
  * Publishing and counting come after the commit: nothing is announced that could still roll back.
  */
-export async function runCommand<Target extends Locked>(
+export async function runCommand<Target extends Loaded>(
   { store, feed, metrics }: CommandContext,
   principal: Principal,
   command: Command<Target>,
   once?: Once,
 ): Promise<CommandAnswer> {
-  const { body, replayed } = await idempotent(store, principal, once, (claim) =>
-    store.transaction(async (tx) => {
-      const target = await command.lock(tx)
-      const decision = await command.decide(tx, target)
-      const recorded = await recordChange(tx, {
-        visibility: 'public',
-        causationId: null,
-        ...decision,
-        campaign: principal.campaign,
-        character: target.character,
-        actor: actorOf(principal),
-        idempotencyKey: claim?.key ?? null,
-      })
-      await claim?.complete(tx, recorded)
-      return recorded
-    }),
+  const attempt = async (repositories: Repositories) => {
+    const target = await command.load(repositories)
+    const decision = await command.decide(repositories, target)
+    return recordChange(repositories, {
+      visibility: 'public',
+      causationId: null,
+      ...decision,
+      campaign: principal.campaign,
+      character: target.character,
+      actor: actorOf(principal),
+      idempotencyKey: once?.key ?? null,
+    })
+  }
+  const { body, replayed } = await idempotent(
+    store,
+    principal,
+    once,
+    async (claim) =>
+      (claim ? undefined : await attempt(store)) ??
+      store.transaction(async (tx) => {
+        const recorded = await attempt(tx)
+        if (!recorded) throw new Error('the character changed while its row was locked')
+        await claim?.complete(tx, recorded)
+        return recorded
+      }),
   )
   if (!replayed) {
     feed.published(principal.campaign.id)

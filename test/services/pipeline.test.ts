@@ -2,7 +2,7 @@ import t, { type Test } from 'tap'
 import { ConflictError } from '../../src/errors.js'
 import type { Principal } from '../../src/services/context.js'
 import { EventFeed } from '../../src/services/event-feed.js'
-import { lockCharacter, runCommand, type Command, type CommandContext } from '../../src/services/pipeline.js'
+import { loadCharacter, runCommand, type Command, type CommandContext } from '../../src/services/pipeline.js'
 import { createCampaign, createCharacter } from '../helpers/api.js'
 import { buildTestApp } from '../helpers/build-app.js'
 import { createWebhook, FAST_WEBHOOKS } from '../helpers/webhooks.js'
@@ -45,11 +45,11 @@ async function setUp(t: Test) {
 /** Renames the character: the smallest change a command can decide. */
 function rename(principal: Principal, characterId: string, name: string, calls: string[] = []): Command {
   return {
-    async lock(tx) {
-      calls.push('lock')
-      return { character: await lockCharacter(tx, principal, characterId) }
+    async load(repositories) {
+      calls.push('load')
+      return { character: await loadCharacter(repositories, principal, characterId) }
     },
-    decide(_tx, { character }) {
+    decide(_repositories, { character }) {
       calls.push('decide')
       return {
         type: 'character.updated',
@@ -75,7 +75,7 @@ t.test('a command is recorded with its outbox row, then published and counted on
 
   const answer = await runCommand(context, principal, rename(principal, characterId, 'Ada', calls))
 
-  t.same(calls, ['lock', 'decide'], 'locked, then decided')
+  t.same(calls, ['load', 'decide'], 'read, then decided, once')
   t.equal(answer.replayed, false, 'carried out, not replayed')
   t.equal(answer.recorded.event.type, 'character.updated', 'the event decided')
   t.equal(answer.recorded.character.name, 'Ada', 'the character after it')
@@ -87,12 +87,54 @@ t.test('a command is recorded with its outbox row, then published and counted on
   t.equal(counted[0], answer.recorded, 'the answer is what is counted')
 })
 
+t.test('a command overtaken between its read and its write reads and decides again under the row lock', async (t) => {
+  const { principal, characterId, context, published, counted, rows } = await setUp(t)
+  const before = await rows()
+  const calls: string[] = []
+  const overtaken = rename(principal, characterId, 'Ada', calls)
+  let overtake = true
+  const racing: Command = {
+    load: (repositories) => overtaken.load(repositories),
+    async decide(repositories, target) {
+      // Another command changes the character after this one read it, the first time only.
+      if (overtake) {
+        overtake = false
+        await runCommand(context, principal, rename(principal, characterId, 'Bo'))
+      }
+      return overtaken.decide(repositories, target)
+    },
+  }
+
+  const answer = await runCommand(context, principal, racing)
+
+  t.same(calls, ['load', 'decide', 'load', 'decide'], 'read and decided twice')
+  t.equal(answer.recorded.character.version, 3, 'after the other command: version 1, +1, +1')
+  t.same(await rows(), { ...before, events: before.events + 2, outbox: before.outbox + 2 }, 'one event each, not three')
+  const [{ seqs, lastSeq }] = (await app.db.withSession((session) =>
+    session.query<{ seqs: number[]; lastSeq: number }>(
+      `SELECT array_agg(e."seq"::int ORDER BY e."seq") AS "seqs", max(c."last_seq")::int AS "lastSeq"
+       FROM "roll_events" e JOIN "campaigns" c ON c."id" = e."campaign_id" WHERE e."campaign_id" = $1`,
+      [principal.campaign.id],
+    ),
+  )) as [{ seqs: number[]; lastSeq: number }]
+  t.same(seqs, [1, 2, 3], 'the write that did not happen took no sequence number')
+  t.equal(lastSeq, 3, 'the campaign hands out the next one without a gap')
+  const events = await app.store.events.allForCharacter(principal.campaign.id, characterId)
+  t.same(
+    events.slice(1).map((event) => (event.payload as { characterName: string }).characterName),
+    ['Bo', 'Ada'],
+    'after its creation, the overtaking rename, then this one',
+  )
+  t.equal(published.length, 2, 'each command published once')
+  t.equal(counted.length, 2, 'each command counted once')
+})
+
 t.test('a decide that throws leaves no event, no outbox row and no idempotency record', async (t) => {
   const { principal, characterId, context, published, counted, rows } = await setUp(t)
   const before = await rows()
   const refusal = new ConflictError('the rules refuse')
   const refused: Command = {
-    lock: async (tx) => ({ character: await lockCharacter(tx, principal, characterId) }),
+    load: async (repositories) => ({ character: await loadCharacter(repositories, principal, characterId) }),
     decide() {
       throw refusal
     },
@@ -120,7 +162,7 @@ t.test('a replay with the same key returns the first answer and decides nothing'
 
   t.equal(again.replayed, true, 'marked as a replay')
   t.same(again.recorded, JSON.parse(JSON.stringify(first.recorded)), 'the first answer, as it was recorded')
-  t.same(calls, [], 'neither locked nor decided')
+  t.same(calls, [], 'neither read nor decided')
   t.same(await rows(), afterFirst, 'nothing more written')
   t.equal(afterFirst.keys, 1, 'the key holds one record')
   t.equal(published.length, 1, 'published for the first request only')
