@@ -194,7 +194,8 @@ const sessions: Session[] = [
     other: 'Dana Kade',
     async editSheet(editor) {
       await editor.getByRole('button', { name: 'Add lasting trauma' }).click()
-      const trauma = editor.getByRole('group', { name: 'Lasting Trauma 1' })
+      // The one just added: the roll by Nerve may have given the character a lasting trauma already.
+      const trauma = editor.getByRole('group', { name: /^Lasting Trauma \d+$/ }).last()
       await trauma.getByLabel('Id', { exact: true }).selectOption({ index: 1 })
       await trauma.getByLabel('Name', { exact: true }).fill('Fear of the dark')
       await trauma.getByLabel('Severity', { exact: true }).fill('2')
