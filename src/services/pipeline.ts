@@ -87,19 +87,18 @@ export async function runCommand<Target extends Loaded>(
       idempotencyKey: once?.key ?? null,
     })
   }
-  const { body, replayed } = await idempotent(
-    store,
-    principal,
-    once,
-    async (claim) =>
-      (claim ? undefined : await attempt(store)) ??
-      store.transaction(async (tx) => {
-        const recorded = await attempt(tx)
-        if (!recorded) throw new Error('the character changed while its row was locked')
-        await claim?.complete(tx, recorded)
-        return recorded
-      }),
-  )
+  const { body, replayed } = await idempotent(store, principal, once, async (claim) => {
+    if (!claim) {
+      const recorded = await attempt(store)
+      if (recorded) return recorded
+    }
+    return store.transaction(async (tx) => {
+      const recorded = await attempt(tx)
+      if (!recorded) throw new Error('the character changed while its row was locked')
+      await claim?.complete(tx, recorded)
+      return recorded
+    })
+  })
   if (!replayed) {
     feed.published(principal.campaign.id)
     metrics.eventRecorded(body)
