@@ -1,6 +1,7 @@
 import { pageStatement } from '../src/repositories/event-pages.js'
 import { createParties, rollBody, rollPath, type Party } from './lib/fixtures.js'
 import { load } from './lib/load.js'
+import { copiedListings } from './lib/copies.js'
 import { withClient } from './lib/postgres.js'
 import type { BenchServer } from './lib/server.js'
 import { writeFileSync } from 'node:fs'
@@ -44,10 +45,16 @@ export async function seedHistory(databaseUrl: string, party: Party, count: numb
       rows: [{ last_seq: base }],
     } = await client.query('SELECT last_seq FROM campaigns WHERE id = $1 FOR UPDATE', [party.campaignId])
     await client.query(
-      `INSERT INTO roll_events (id, campaign_id, seq, character_id, type, ruleset, visibility, actor, payload, occurred_at)
-       SELECT gen_random_uuid(), t.campaign_id, $2::bigint + g, ($3::uuid[])[1 + g % cardinality($3::uuid[])],
-         t.type, t.ruleset, t.visibility, t.actor, t.payload, now() - make_interval(secs => ($4 - g) / 1000.0)
-       FROM generate_series(1, $4::integer) g,
+      `WITH copies AS MATERIALIZED (
+         SELECT g, gen_random_uuid() AS id, ($3::uuid[])[1 + g % cardinality($3::uuid[])] AS character_id,
+           now() - make_interval(secs => ($4 - g) / 1000.0) AS occurred_at
+         FROM generate_series(1, $4::integer) g)
+       INSERT INTO roll_events (id, campaign_id, seq, character_id, type, ruleset, visibility, actor, payload, occurred_at,
+         listing, public_listing)
+       SELECT n.id, t.campaign_id, $2::bigint + n.g, n.character_id,
+         t.type, t.ruleset, t.visibility, t.actor, t.payload, n.occurred_at,
+         ${copiedListings('t', { id: 'n.id', seq: '$2::bigint + n.g', characterId: 'n.character_id', occurredAt: 'n.occurred_at' })}
+       FROM copies n,
          (SELECT * FROM roll_events WHERE campaign_id = $1 AND type = 'stress-check' ORDER BY seq DESC LIMIT 1) t`,
       [party.campaignId, base, party.characterIds, count],
     )

@@ -42,7 +42,8 @@ const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`
  * What one roll does in the database, as Nerve did it before any tuning — the baseline the
  * target names: the key lookup stands in for the request's authentication, then one
  * transaction locks the character, saves the sheet, takes the campaign's next sequence
- * number, appends the event (the payload a real roll wrote) and queues its webhook deliveries.
+ * number, appends the event (the payload and listing a real roll wrote; the listing is the
+ * variable `listing`) and queues its webhook deliveries.
  */
 function pgbenchScript(sheet: string, payload: string, actor: string) {
   return `\\set n random(1, :targets)
@@ -51,7 +52,7 @@ BEGIN;
 SELECT "id", "name", "sheet", "version", "archived_at" FROM "characters" WHERE "id" = :cid AND "campaign_id" = :camp FOR UPDATE;
 UPDATE "characters" SET "sheet" = ${sqlText(sheet)}::jsonb, "version" = "version" + 1, "updated_at" = now() WHERE "id" = :cid RETURNING *;
 UPDATE "campaigns" SET "last_seq" = "last_seq" + 1 WHERE "id" = :camp RETURNING "last_seq" \\gset
-INSERT INTO "roll_events" ("id", "campaign_id", "seq", "character_id", "type", "ruleset", "visibility", "actor", "payload") VALUES (gen_random_uuid(), :camp, :last_seq, :cid, 'stress-check', 'shock-meters', 'public', ${sqlText(actor)}::jsonb, ${sqlText(payload)}::jsonb) RETURNING "id" \\gset
+INSERT INTO "roll_events" ("id", "campaign_id", "seq", "character_id", "type", "ruleset", "visibility", "actor", "payload", "listing") VALUES (gen_random_uuid(), :camp, :last_seq, :cid, 'stress-check', 'shock-meters', 'public', ${sqlText(actor)}::jsonb, ${sqlText(payload)}::jsonb, :listing) RETURNING "id" \\gset
 INSERT INTO "webhook_deliveries" ("id", "campaign_id", "endpoint_id", "event_id", "event_seq", "event_type") SELECT gen_random_uuid(), e."campaign_id", e."id", :id, :last_seq, 'stress-check' FROM "webhook_endpoints" e WHERE e."campaign_id" = :camp AND e."enabled" AND (cardinality(e."event_types") = 0 OR 'stress-check' = ANY(e."event_types")) AND ('public' = 'public' OR e."include_gm_events");
 END;
 `
@@ -66,13 +67,15 @@ export function runPgbench(
     variables: Record<string, string | number>
     /** Log every transaction (client, number, latency in µs, …) for the percentiles pgbench does not print. */
     percentiles?: boolean
+    /** How statements are sent: parsed and planned on every call (`extended`, the default) or prepared once per connection. */
+    protocol?: 'extended' | 'prepared'
   },
 ): PgbenchResult {
   const logDir = options.percentiles ? mkdtempSync(join(tmpdir(), 'nerve-pgbench-')) : null
   const [command, args] = pinned(LOAD_CORE, 'pgbench', [
     '-n',
     '-M',
-    'extended',
+    options.protocol ?? 'extended',
     '-c',
     String(options.connections),
     '-j',
@@ -150,7 +153,7 @@ export async function benchStateful(
   await rollLoad(server, targets, options.connections, 3)
 
   const script = join(workDir, 'roll.sql')
-  await withClient(databaseUrl, async (client) => {
+  const listing = await withClient(databaseUrl, async (client) => {
     await client.query('DROP TABLE IF EXISTS bench_targets')
     await client.query('CREATE TABLE bench_targets (n serial PRIMARY KEY, character_id uuid, campaign_id uuid)')
     for (const target of targets)
@@ -161,13 +164,14 @@ export async function benchStateful(
     const {
       rows: [event],
     } = await client.query(
-      `SELECT e.payload::text AS payload, e.actor::text AS actor, c.sheet::text AS sheet
+      `SELECT e.payload::text AS payload, e.actor::text AS actor, c.sheet::text AS sheet, e.listing
        FROM roll_events e JOIN characters c ON c.id = e.character_id
        WHERE e.type = 'stress-check' ORDER BY e.seq DESC LIMIT 1`,
     )
     writeFileSync(script, pgbenchScript(event.sheet, event.payload, event.actor))
+    return event.listing as string
   })
-  const variables = { targets: targets.length }
+  const variables = { targets: targets.length, listing }
   runPgbench(databaseUrl, script, { seconds: 3, connections: options.connections, variables })
 
   // Each run measures pgbench, then Nerve, at the target's connections and then at fewer.

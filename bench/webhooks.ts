@@ -2,6 +2,7 @@ import { createParties, rollBody, rollPath, targetsOf, type Party } from './lib/
 import { rollLoad } from './stateful.js'
 import type { LoadResult } from './lib/load.js'
 import pg from 'pg'
+import { copiedListings } from './lib/copies.js'
 import { withClient } from './lib/postgres.js'
 import type { Receiver } from './lib/receiver.js'
 import type { BenchServer } from './lib/server.js'
@@ -46,10 +47,14 @@ export async function seedBacklog(server: BenchServer, databaseUrl: string, part
     await client.query(
       `WITH template AS (
          SELECT DISTINCT ON (campaign_id) * FROM roll_events WHERE type = 'stress-check' ORDER BY campaign_id, seq DESC
+       ), copies AS MATERIALIZED (
+         SELECT g, gen_random_uuid() AS id FROM generate_series(1, $1::integer - 1) g
        ), added AS (
-         INSERT INTO roll_events (id, campaign_id, seq, character_id, type, ruleset, visibility, actor, payload)
-         SELECT gen_random_uuid(), t.campaign_id, c.last_seq + g, t.character_id, t.type, t.ruleset, t.visibility, t.actor, t.payload
-         FROM template t JOIN campaigns c ON c.id = t.campaign_id, generate_series(1, $1::integer - 1) g
+         INSERT INTO roll_events (id, campaign_id, seq, character_id, type, ruleset, visibility, actor, payload,
+           listing, public_listing)
+         SELECT n.id, t.campaign_id, c.last_seq + n.g, t.character_id, t.type, t.ruleset, t.visibility, t.actor, t.payload,
+           ${copiedListings('t', { id: 'n.id', seq: 'c.last_seq + n.g' })}
+         FROM template t JOIN campaigns c ON c.id = t.campaign_id, copies n
          RETURNING id, campaign_id, seq, type
        )
        INSERT INTO webhook_deliveries (id, campaign_id, endpoint_id, event_id, event_seq, event_type)

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { forCommandStatement } from '../src/repositories/characters.js'
-import { recordStatement, type NewEvent } from '../src/repositories/events.js'
+import { recordedEvent, recordStatement, type NewEvent } from '../src/repositories/events.js'
 import { withClient } from './lib/postgres.js'
 import { median, round } from './lib/stats.js'
 import { runPgbench } from './stateful.js'
@@ -12,9 +12,11 @@ import { runPgbench } from './stateful.js'
  * The minimal transaction is the benchmark's own, on its own four-column tables: lock the
  * character, update it with a small sheet, bump the campaign's sequence, insert a small event.
  * Nerve's own transaction is the text of the statements Nerve sends (`forCommandStatement`,
- * `recordStatement`, with a real roll's payload and sheet as literals). Then the same text on a
- * copy of Nerve's tables with one thing taken away at a time — the listing columns, each index,
- * the outbox, the foreign keys, the payload's compression — names what each one costs a write.
+ * `recordStatement`, with a real roll's payload, sheet and listings as parameters), prepared as
+ * Nerve prepares them; the minimal transaction is measured both ways, parsed on every call as
+ * the target defines it and prepared. Then Nerve's text on a copy of Nerve's tables with one
+ * thing taken away at a time — each index, the outbox, the foreign keys, the payload's
+ * compression — names what each one costs a write.
  */
 
 const MINIMAL_SCHEMA = 'bench_minimal'
@@ -23,11 +25,12 @@ const COPY_SCHEMA = 'bench_copy'
 const UUID_V7 = `encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid()) placing substring(int8send(floor(extract(epoch from clock_timestamp()) * 1000)::bigint) from 3) from 1 for 6), 52, 1), 53, 1), 'hex')::uuid`
 const CHARACTERS_PER_CAMPAIGN = 5
 
+/** The minimal roll transaction, with the SQL expressions of the sheet it saves and the payload it appends. */
 export const minimalScript = (sheet: string, payload: string) => `\\set n random(1, :targets)
 \\set camp (:n - 1) / ${CHARACTERS_PER_CAMPAIGN} + 1
 BEGIN;
 SELECT "sheet" FROM ${MINIMAL_SCHEMA}."characters" WHERE "id" = :n FOR UPDATE;
-UPDATE ${MINIMAL_SCHEMA}."characters" SET "sheet" = ${literal(sheet)}::jsonb, "version" = "version" + 1 WHERE "id" = :n;
+UPDATE ${MINIMAL_SCHEMA}."characters" SET "sheet" = ${sheet}::jsonb, "version" = "version" + 1 WHERE "id" = :n;
 UPDATE ${MINIMAL_SCHEMA}."campaigns" SET "last_seq" = "last_seq" + 1 WHERE "id" = :camp RETURNING "last_seq" \\gset
 INSERT INTO ${MINIMAL_SCHEMA}."events" ("campaign_id", "seq", "character_id", "payload") VALUES (:camp, :last_seq, :n, ${payload});
 END;
@@ -45,15 +48,27 @@ function literal(value: unknown): string {
   return `E'${text.replaceAll('\\', '\\\\').replaceAll("'", "''").replaceAll(':', '\\x3a')}'`
 }
 
-/** A Prisma statement as pgbench text: its values as literals, except the stand-ins given, written as raw SQL. */
-function inline(statement: { text: string; values: unknown[] }, raw: Record<string, string>): string {
+/**
+ * A Prisma statement as pgbench text, its values sent as Nerve sends them: each one a parameter
+ * (a pgbench variable, added to `variables`), except nulls and the stand-ins given, written as raw SQL.
+ */
+function asPgbench(
+  statement: { text: string; values: unknown[] },
+  raw: Record<string, string>,
+  variables: Record<string, string>,
+): string {
   return statement.text
     .replace(/--[^\n]*/g, '')
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/\$(\d+)/g, (_, n: string) => {
       const value = statement.values[Number(n) - 1]
-      return String(value) in raw ? raw[String(value)]! : literal(value)
+      if (String(value) in raw) return raw[String(value)]!
+      if (value === null || value === undefined) return 'NULL'
+      const name = `p${Object.keys(variables).length + 1}`
+      variables[name] =
+        value instanceof Date ? value.toISOString() : typeof value === 'string' ? value : JSON.stringify(value)
+      return `:${name}`
     })
 }
 
@@ -73,31 +88,28 @@ export function nerveScript(roll: { payload: Record<string, unknown>; actor: unk
     [READ_VERSION]: ':version',
     NAME: ':name',
   }
-  const read = inline(forCommandStatement('CAMPAIGN_ID', 'CHARACTER_ID', false), raw)
-  const record = inline(
-    recordStatement(
-      {
-        id: 'EVENT_ID',
-        campaignId: 'CAMPAIGN_ID',
-        characterId: 'CHARACTER_ID',
-        type: 'stress-check',
-        ruleset: 'shock-meters',
-        visibility: 'public',
-        actor: roll.actor as NewEvent['actor'],
-        payload: roll.payload,
-        causationId: null,
-        idempotencyKey: null,
-      },
-      { readVersion: READ_VERSION, sheet: roll.sheet, publicSheet: null, name: 'NAME' },
-    ),
-    raw,
-  )
+  const variables: Record<string, string> = {}
+  const read = asPgbench(forCommandStatement('CAMPAIGN_ID', 'CHARACTER_ID', false), raw, variables)
+  const change = { readVersion: READ_VERSION, sheet: roll.sheet, publicSheet: null, name: 'NAME' }
+  const event: NewEvent = {
+    id: 'EVENT_ID',
+    campaignId: 'CAMPAIGN_ID',
+    characterId: 'CHARACTER_ID',
+    type: 'stress-check',
+    ruleset: 'shock-meters',
+    visibility: 'public',
+    actor: roll.actor as NewEvent['actor'],
+    payload: roll.payload,
+    causationId: null,
+    idempotencyKey: null,
+  }
+  const record = asPgbench(recordStatement(recordedEvent(event, change, new Date()), change), raw, variables)
   const script = `\\set n random(1, :targets)
 SELECT character_id AS cid, campaign_id AS camp FROM bench_targets WHERE n = :n \\gset
 ${read} \\gset
 ${record};
 `
-  return { script, read, record }
+  return { script, read, record, variables }
 }
 
 interface Variant {
@@ -186,9 +198,13 @@ export interface WriteCostRow {
 
 export interface WriteCostResult {
   minimalScript: string
+  /** The minimal transaction as the target defines it: `-M extended`, each statement parsed and planned on every call. */
   minimalTps: number
+  minimalPreparedTps: number
   heavyMinimalTps: number
+  /** Nerve's transaction as Nerve sends it: prepared statements. */
   nerveTps: number
+  nerveExtendedTps: number
   rows: WriteCostRow[]
   /** EXPLAIN (ANALYZE, BUFFERS) of Nerve's write statement on its own tables, written to this file. */
   explainFile: string
@@ -218,10 +234,10 @@ export async function benchWriteCost(
   const sheet = JSON.stringify(roll.sheet)
   const nerve = nerveScript(roll)
   const scripts = {
-    minimal: minimalScript(SMALL_SHEET, SMALL_EVENT),
+    minimal: minimalScript(literal(SMALL_SHEET), SMALL_EVENT),
     heavy: minimalScript(
-      sheet,
-      `jsonb_build_object('sheetBefore', ${literal(sheet)}::jsonb, 'sheetAfter', ${literal(sheet)}::jsonb, 'roll', 42)`,
+      ':sheet',
+      `jsonb_build_object('sheetBefore', :sheet::jsonb, 'sheetAfter', :sheet::jsonb, 'roll', 42)`,
     ),
     nerve: nerve.script,
   }
@@ -241,12 +257,17 @@ export async function benchWriteCost(
     } = await client.query<{ cid: string; camp: string }>(
       'SELECT character_id AS cid, campaign_id AS camp FROM bench_targets WHERE n = 1',
     )
-    const bind = (text: string, read = { version: 0, name: '' }) =>
-      text
-        .replaceAll(':cid', literal(target!.cid))
-        .replaceAll(':camp', literal(target!.camp))
+    const bind = (text: string, read = { version: 0, name: '' }) => {
+      const values: Record<string, string> = {
+        ...nerve.variables,
+        cid: target!.cid,
+        camp: target!.camp,
+        name: read.name,
+      }
+      return text
+        .replace(/:(\w+)/g, (variable, name: string) => (name in values ? literal(values[name]) : variable))
         .replaceAll(':version', String(read.version))
-        .replaceAll(':name', literal(read.name))
+    }
     // The last of several, so the session's catalog caches are warm as a pooled connection's are.
     let plan: string[] = []
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -281,15 +302,6 @@ export async function benchWriteCost(
   const dropAll = (indexes: { name: string }[]) => indexes.map((index) => `DROP INDEX "${index.name}";`).join(' ')
   const variants: Variant[] = [
     { name: "Nerve's tables (a copy)", change: '' },
-    {
-      name: 'without the listing columns',
-      change: 'ALTER TABLE "roll_events" DROP COLUMN "listing", DROP COLUMN "public_listing";',
-    },
-    {
-      // Stored but not rendered: what the listing costs as bytes, apart from the rendering.
-      name: 'the listing stored as plain text of its length, not rendered',
-      change: `ALTER TABLE "roll_events" ALTER COLUMN "listing" DROP EXPRESSION, ALTER COLUMN "listing" SET DEFAULT repeat('x', ${Number(sizes.listingText)}), DROP COLUMN "public_listing";`,
-    },
     ...eventIndexes.map((index) => ({
       name: `without the index ${index.nerveName}`,
       change: `DROP INDEX "${index.name}";`,
@@ -307,38 +319,55 @@ export async function benchWriteCost(
     },
     {
       name: 'all of these taken away',
-      change: `ALTER TABLE "roll_events" DROP COLUMN "listing", DROP COLUMN "public_listing"; ${dropAll(eventIndexes)} ${dropAll(outboxIndexes)} DELETE FROM "webhook_endpoints";`,
+      change: `${dropAll(eventIndexes)} ${dropAll(outboxIndexes)} DELETE FROM "webhook_endpoints";`,
       foreignKeys: false,
     },
   ]
   const copyUrl = `${databaseUrl}?options=${encodeURIComponent(`-csearch_path=${COPY_SCHEMA},public`)}`
   const variables = { targets: options.targets }
-  const pgbench = (url: string, file: string) =>
-    runPgbench(url, file, { seconds: options.seconds, connections: options.connections, variables }).tps
+  const pgbench = (url: string, file: string, protocol: 'extended' | 'prepared', more = {}) =>
+    runPgbench(url, file, {
+      seconds: options.seconds,
+      connections: options.connections,
+      variables: { ...variables, ...more },
+      protocol,
+    }).tps
 
-  pgbench(databaseUrl, files.nerve) // warm-up
+  // Nerve prepares its statements (src/db/prepared.ts): its transaction runs as pgbench -M prepared.
+  pgbench(databaseUrl, files.nerve, 'prepared', nerve.variables) // warm-up
   const tps = new Map<string, number[]>()
   const measure = (name: string, value: number) => {
     tps.set(name, [...(tps.get(name) ?? []), value])
     console.log(`  ${name}: ${round(value, 0)} tps`)
   }
+  const names = {
+    minimal: 'minimal roll transaction',
+    minimalPrepared: 'minimal roll transaction, prepared',
+    heavy: 'minimal, prepared, carrying the real sheet (1 write, 2 in the event)',
+    nerve: "Nerve's own transaction on Nerve's tables, prepared",
+    nerveExtended: "Nerve's own transaction on Nerve's tables, parsed on every call",
+  }
   for (let run = 0; run < options.runs; run++) {
     console.log(`  run ${run + 1}`)
-    measure('minimal roll transaction', pgbench(databaseUrl, files.minimal))
-    measure('minimal, carrying the real sheet (1 write, 2 in the event)', pgbench(databaseUrl, files.heavy))
-    measure("Nerve's own transaction on Nerve's tables", pgbench(databaseUrl, files.nerve))
+    measure(names.minimal, pgbench(databaseUrl, files.minimal, 'extended'))
+    measure(names.minimalPrepared, pgbench(databaseUrl, files.minimal, 'prepared'))
+    measure(names.heavy, pgbench(databaseUrl, files.heavy, 'prepared', { sheet }))
+    measure(names.nerve, pgbench(databaseUrl, files.nerve, 'prepared', nerve.variables))
+    measure(names.nerveExtended, pgbench(databaseUrl, files.nerve, 'extended', nerve.variables))
     for (const variant of variants) {
       await copyNerveTables(databaseUrl, variant)
-      measure(variant.name, pgbench(copyUrl, files.nerve))
+      measure(variant.name, pgbench(copyUrl, files.nerve, 'prepared', nerve.variables))
     }
   }
   const medianOf = (name: string) => median(tps.get(name)!)
   const copied = medianOf(variants[0]!.name)
   return {
     minimalScript: scripts.minimal,
-    minimalTps: medianOf('minimal roll transaction'),
-    heavyMinimalTps: medianOf('minimal, carrying the real sheet (1 write, 2 in the event)'),
-    nerveTps: medianOf("Nerve's own transaction on Nerve's tables"),
+    minimalTps: medianOf(names.minimal),
+    minimalPreparedTps: medianOf(names.minimalPrepared),
+    heavyMinimalTps: medianOf(names.heavy),
+    nerveTps: medianOf(names.nerve),
+    nerveExtendedTps: medianOf(names.nerveExtended),
     rows: [...tps.keys()].map((name) => {
       const value = medianOf(name)
       const isCopy = variants.some((variant) => variant.name === name) && name !== variants[0]!.name

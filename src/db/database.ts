@@ -3,6 +3,7 @@ import pg from 'pg'
 import { PrismaPGlite } from 'pglite-prisma-adapter'
 import { PrismaClient } from '../generated/prisma/client.js'
 import { openEmbedded } from './pglite.js'
+import { statementName } from './prepared.js'
 
 /** One connection held for a while: what migrations need to keep their advisory lock. */
 export interface SqlSession {
@@ -27,8 +28,10 @@ export interface Database {
   poolStats(): PoolStats | null
   /**
    * One statement through the driver itself, not Prisma, on a pooled connection (on PGlite, its
-   * one connection, once any transaction in progress has ended). For the reads whose results
-   * Prisma's raw queries keep alive too long (src/repositories/event-pages.ts).
+   * one connection, once any transaction in progress has ended), prepared by name when marked
+   * so (src/db/prepared.ts). For the statements every roll sends outside a transaction
+   * (src/repositories/db.ts, `RawSql`) and the reads whose results Prisma's raw queries keep
+   * alive too long (src/repositories/event-pages.ts).
    */
   query<Row>(sql: string, params?: unknown[]): Promise<Row[]>
   withSession<T>(work: (session: SqlSession) => Promise<T>): Promise<T>
@@ -70,12 +73,13 @@ function openPostgres(connectionString: string, max: number, connectTimeoutMs: n
   // is answered 503, and the pool discards the broken client when it is released.
   pool.on('error', () => {})
   pool.on('connect', (client) => client.on('error', () => {}))
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) })
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { statementNameGenerator: statementName }) })
   return {
     engine: 'postgres',
     prisma,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    query: async <Row>(sql: string, params?: unknown[]) => (await pool.query(sql, params)).rows as Row[],
+    query: async <Row>(sql: string, params?: unknown[]) =>
+      (await pool.query({ text: sql, values: params, name: statementName({ sql }) || undefined })).rows as Row[],
     async withSession(work) {
       const client = await pool.connect()
       try {

@@ -1,5 +1,7 @@
+import { Prisma } from '../generated/prisma/client.js'
+import { prepared } from '../db/prepared.js'
 import type { KeyRole } from '../lib/secrets.js'
-import type { Db } from './db.js'
+import type { Db, RawSql } from './db.js'
 
 export interface NewApiKey {
   id: string
@@ -31,7 +33,10 @@ export function usableKey({ name, ruleset, settings, ...key }: UsableKeyRow): Us
 }
 
 export class ApiKeyRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly sql: RawSql,
+  ) {}
 
   create(key: NewApiKey) {
     return this.db.apiKey.create({ data: key })
@@ -39,11 +44,13 @@ export class ApiKeyRepository {
 
   /** Every authenticated request starts here: one indexed join, read as plain rows. */
   async findUsable(hash: string): Promise<UsableKey | null> {
-    const [row] = await this.db.$queryRaw<UsableKeyRow[]>`
-      SELECT k."id", k."campaign_id" AS "campaignId", k."role", k."character_ids"::text[] AS "characterIds",
-        c."name", c."ruleset", c."settings"
-      FROM "api_keys" k JOIN "campaigns" c ON c."id" = k."campaign_id"
-      WHERE k."hash" = ${hash} AND k."revoked_at" IS NULL AND c."deleted_at" IS NULL`
+    const [row] = await this.sql<UsableKeyRow>(
+      prepared(Prisma.sql`
+        SELECT k."id", k."campaign_id" AS "campaignId", k."role", k."character_ids"::text[] AS "characterIds",
+          c."name", c."ruleset", c."settings"
+        FROM "api_keys" k JOIN "campaigns" c ON c."id" = k."campaign_id"
+        WHERE k."hash" = ${hash} AND k."revoked_at" IS NULL AND c."deleted_at" IS NULL`),
+    )
     return row ? usableKey(row) : null
   }
 

@@ -1,5 +1,6 @@
 import { Prisma } from '../generated/prisma/client.js'
-import type { Db } from './db.js'
+import type { Db, RawSql } from './db.js'
+import { prepared } from '../db/prepared.js'
 
 /** The character a command changes, as it read it. */
 export interface CommandCharacter {
@@ -26,6 +27,7 @@ export class CharacterRepository {
   /** `lockRows`: inside a transaction, `forCommand` locks the row it reads until the transaction ends. */
   constructor(
     private readonly db: Db,
+    private readonly sql: RawSql,
     private readonly lockRows: boolean,
   ) {}
 
@@ -78,7 +80,7 @@ export class CharacterRepository {
    * transaction ends, so commands on one character run one at a time.
    */
   async forCommand(campaignId: string, id: string): Promise<CommandCharacter | undefined> {
-    const [row] = await this.db.$queryRaw<CommandCharacter[]>(forCommandStatement(campaignId, id, this.lockRows))
+    const [row] = await this.sql<CommandCharacter>(prepared(forCommandStatement(campaignId, id, this.lockRows)))
     return row
   }
 }

@@ -4,10 +4,10 @@ import type { EventFilter } from './events.js'
 /**
  * Pages of a campaign's history, already rendered as the API's JSON, one event per row.
  *
- * Each event's listing was rendered by PostgreSQL when it was written (the generated column
- * `listing`, migration 20261202000000_event_listing), so a page copies text, is never parsed
- * into objects and serialised again in Node, and costs the same at any depth: each row is
- * found through the (campaign, seq) or (campaign, character, seq) index.
+ * Each event's listing was rendered when it was written (the column `listing`, written by
+ * `EventRepository.record`), so a page copies text, is never parsed into objects and serialised
+ * again, and costs the same at any depth: each row is found through the (campaign, seq) or
+ * (campaign, character, seq) index.
  *
  * Read through the driver, not Prisma: Prisma's raw queries keep recent results reachable long
  * enough that the garbage collector moves every page's strings to the old generation, which
@@ -56,16 +56,15 @@ export function pageStatement(campaignId: string, filter: EventFilter, { sheets,
   const listing = filter.publicOnly ? `coalesce("public_listing", "listing")` : `"listing"`
   const sheet = (name: string) =>
     filter.publicOnly ? `coalesce(p."publicView" -> '${name}', p."${name}")` : `p."${name}"`
-  // The listing ends with json_build_object's closing brace; the sheets take its place, in
-  // json_build_object's own layout, so an event reads the same with them as without. Both
-  // come from one decompression of the payload (`jsonb_to_record`), not one per `->`.
+  // The listing ends with its object's closing brace; the sheets take its place. Both come
+  // from one decompression of the payload (`jsonb_to_record`), not one per `->`.
   // With `settings` (an archive's page), the settings come from the same decompression.
   const settingsColumn = settings ? ', p."settings"::text AS "settings"' : ''
   const settingsField = settings ? ', "settings" jsonb' : ''
   const select = sheets
     ? `SELECT "seq"::integer AS "seq", left(${listing}, -1)
-         || ', "sheetBefore" : ' || coalesce(${sheet('sheetBefore')}::text, 'null')
-         || ', "sheetAfter" : ' || coalesce(${sheet('sheetAfter')}::text, 'null') || '}' AS "json"${settingsColumn}
+         || ',"sheetBefore":' || coalesce(${sheet('sheetBefore')}::text, 'null')
+         || ',"sheetAfter":' || coalesce(${sheet('sheetAfter')}::text, 'null') || '}' AS "json"${settingsColumn}
        FROM "roll_events",
          jsonb_to_record("payload") AS p("sheetBefore" jsonb, "sheetAfter" jsonb, "publicView" jsonb${settingsField})`
     : `SELECT "seq"::integer AS "seq", ${listing} AS "json" FROM "roll_events"`

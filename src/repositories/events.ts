@@ -1,6 +1,7 @@
 import { Prisma, type Character, type RollEvent } from '../generated/prisma/client.js'
-import type { Actor, Visibility } from '../schemas/events.js'
-import type { Db } from './db.js'
+import { eventListing, type Actor, type EventPayload, type Visibility } from '../schemas/events.js'
+import type { Db, RawSql } from './db.js'
+import { prepared } from '../db/prepared.js'
 
 export interface NewEvent {
   id: string
@@ -40,8 +41,8 @@ interface RecordedRow {
   createdAt: Date
   updatedAt: Date
   archivedAt: Date | null
-  seq: bigint
-  occurredAt: Date
+  /** As text: see `RawSql`. */
+  seq: string
 }
 
 export interface EventFilter {
@@ -58,7 +59,10 @@ export interface EventFilter {
 }
 
 export class EventRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly sql: RawSql,
+  ) {}
 
   /**
    * The write of every command, as one statement: saves the character (version + 1; a new one is
@@ -80,15 +84,11 @@ export class EventRepository {
     event: NewEvent,
     change: CharacterChange,
   ): Promise<{ event: RollEvent; character: Character } | undefined> {
-    const [row] = await this.db.$queryRaw<RecordedRow[]>(recordStatement(event, change))
+    const recorded = recordedEvent(event, change, new Date())
+    const [row] = await this.sql<RecordedRow>(prepared(recordStatement(recorded, change)))
     if (!row) return undefined
     return {
-      event: {
-        ...event,
-        payload: { ...event.payload, characterName: row.name },
-        seq: row.seq,
-        occurredAt: row.occurredAt,
-      },
+      event: { ...recorded, seq: BigInt(row.seq) },
       character: {
         id: row.id,
         campaignId: row.campaignId,
@@ -109,14 +109,29 @@ export class EventRepository {
    * webhook delivery: the history happened elsewhere and was announced there.
    */
   async appendImported(events: ImportedEvent[]) {
+    const rows = events.map((event) => {
+      const stored: RollEvent = {
+        ...event,
+        payload: event.payload as Prisma.JsonObject,
+        seq: BigInt(event.seq),
+        occurredAt: new Date(event.occurredAt),
+        idempotencyKey: null,
+      }
+      const { publicView } = event.payload as unknown as EventPayload
+      return {
+        ...event,
+        listing: eventListing(stored, 'gm'),
+        publicListing: publicView ? eventListing(stored, 'players') : null,
+      }
+    })
     await this.db.$executeRaw`
       INSERT INTO "roll_events" ("id", "campaign_id", "seq", "character_id", "type", "ruleset", "visibility",
-        "actor", "payload", "causation_id", "occurred_at")
+        "actor", "payload", "causation_id", "occurred_at", "listing", "public_listing")
       SELECT r."id", r."campaignId", r."seq", r."characterId", r."type", r."ruleset", r."visibility",
-        r."actor", r."payload", r."causationId", r."occurredAt"
-      FROM jsonb_to_recordset(${JSON.stringify(events)}::jsonb) AS r("id" uuid, "campaignId" uuid, "seq" bigint,
+        r."actor", r."payload", r."causationId", r."occurredAt", r."listing", r."publicListing"
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r("id" uuid, "campaignId" uuid, "seq" bigint,
         "characterId" uuid, "type" text, "ruleset" text, "visibility" text, "actor" jsonb, "payload" jsonb,
-        "causationId" uuid, "occurredAt" timestamptz)`
+        "causationId" uuid, "occurredAt" timestamptz, "listing" text, "publicListing" text)`
   }
 
   find(campaignId: string, id: string) {
@@ -183,11 +198,23 @@ export class EventRepository {
 }
 
 /**
- * The statement behind `EventRepository.record` (its comment says what it does); the benchmark
- * hands the same text to pgbench (bench/write-cost.ts).
+ * The event `record` writes, at `seq` 0 until the write takes the campaign's next number: its
+ * payload names the character as the change leaves it.
  */
-export function recordStatement(event: NewEvent, change: CharacterChange): Prisma.Sql {
-  const { sheetBefore, sheetAfter, ...parts } = event.payload
+export function recordedEvent(event: NewEvent, change: CharacterChange, occurredAt: Date): RollEvent {
+  const payload = { ...event.payload, characterName: change.name } as Prisma.JsonObject
+  return { ...event, payload, seq: 0n, occurredAt }
+}
+
+/**
+ * The statement behind `EventRepository.record` (its comment says what it does); the benchmark
+ * hands the same text to pgbench (bench/write-cost.ts). The event's listings are rendered here,
+ * at `seq` 0, and cut where the number goes: the statement puts the number it takes in between.
+ */
+export function recordStatement(event: RollEvent, change: CharacterChange): Prisma.Sql {
+  const { sheetBefore, sheetAfter, ...parts } = event.payload as unknown as EventPayload
+  const [listingHead, listingTail] = aroundSeq(eventListing(event, 'gm'))
+  const [publicHead, publicTail] = parts.publicView ? aroundSeq(eventListing(event, 'players')) : [null, null]
   return Prisma.sql`
       WITH saved AS (${change.readVersion === 0 ? insertCharacter(event, change) : updateCharacter(event, change)}
       ), next AS (
@@ -195,16 +222,17 @@ export function recordStatement(event: NewEvent, change: CharacterChange): Prism
         WHERE "id" = ${event.campaignId}::uuid AND EXISTS (SELECT FROM saved) RETURNING "id", "last_seq"
       ), appended AS (
         INSERT INTO "roll_events" ("id", "campaign_id", "seq", "character_id", "type", "ruleset", "visibility",
-          "actor", "payload", "causation_id", "idempotency_key")
+          "actor", "payload", "causation_id", "idempotency_key", "occurred_at", "listing", "public_listing")
         SELECT ${event.id}::uuid, next."id", next."last_seq", saved."id", ${event.type}, ${event.ruleset},
           ${event.visibility}, ${JSON.stringify(event.actor)}::jsonb,
           ${JSON.stringify(parts)}::jsonb || jsonb_build_object(
-            'characterName', saved."name",
             'sheetBefore', CASE WHEN ${sheetBefore !== null}::boolean THEN saved."sheet_before" END,
             'sheetAfter', saved."sheet"),
-          ${event.causationId}::uuid, ${event.idempotencyKey}
+          ${event.causationId}::uuid, ${event.idempotencyKey}, ${event.occurredAt}::timestamptz,
+          ${listingHead}::text || next."last_seq" || ${listingTail}::text,
+          ${publicHead}::text || next."last_seq" || ${publicTail}::text
         FROM next, saved
-        RETURNING "id", "campaign_id", "seq", "type", "visibility", "occurred_at"
+        RETURNING "id", "campaign_id", "seq", "type", "visibility"
       ), queued AS (
         INSERT INTO "webhook_deliveries" ("id", "campaign_id", "endpoint_id", "event_id", "event_seq", "event_type")
         SELECT gen_random_uuid(), e."campaign_id", e."id", a."id", a."seq", a."type"
@@ -215,11 +243,17 @@ export function recordStatement(event: NewEvent, change: CharacterChange): Prism
       )
       SELECT saved."id", saved."campaign_id" AS "campaignId", saved."name", saved."version",
         saved."created_at" AS "createdAt", saved."updated_at" AS "updatedAt", saved."archived_at" AS "archivedAt",
-        appended."seq", appended."occurred_at" AS "occurredAt"
+        appended."seq"::text AS "seq"
       FROM saved, appended`
 }
 
-function updateCharacter(event: NewEvent, change: CharacterChange): Prisma.Sql {
+/** A listing rendered at `seq` 0, in two around the 0: the id before it is a UUID, so the first `"seq":` is the field. */
+function aroundSeq(listing: string): [string, string] {
+  const at = listing.indexOf('"seq":0') + '"seq":'.length
+  return [listing.slice(0, at), listing.slice(at + 1)]
+}
+
+function updateCharacter(event: RollEvent, change: CharacterChange): Prisma.Sql {
   const setsArchive = change.archivedAt !== undefined
   return Prisma.sql`
         UPDATE "characters" c
@@ -236,7 +270,7 @@ function updateCharacter(event: NewEvent, change: CharacterChange): Prisma.Sql {
           c."sheet", prev."sheet" AS "sheet_before"`
 }
 
-function insertCharacter(event: NewEvent, change: CharacterChange): Prisma.Sql {
+function insertCharacter(event: RollEvent, change: CharacterChange): Prisma.Sql {
   return Prisma.sql`
         INSERT INTO "characters" ("id", "campaign_id", "name", "sheet", "public_sheet", "version")
         VALUES (${event.characterId}::uuid, ${event.campaignId}::uuid, ${change.name}, ${JSON.stringify(change.sheet)}::jsonb,

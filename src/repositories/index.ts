@@ -2,7 +2,7 @@ import type { Database } from '../db/database.js'
 import { ApiKeyRepository } from './api-keys.js'
 import { CampaignRepository } from './campaigns.js'
 import { CharacterRepository } from './characters.js'
-import type { Db } from './db.js'
+import type { Db, RawSql } from './db.js'
 import { EventPageRepository } from './event-pages.js'
 import { EventRepository } from './events.js'
 import { IdempotencyRepository } from './idempotency.js'
@@ -19,12 +19,12 @@ export interface Repositories {
   webhooks: WebhookRepository
 }
 
-function repositoriesOn(db: Db, inTransaction: boolean): Repositories {
+function repositoriesOn(db: Db, sql: RawSql, inTransaction: boolean): Repositories {
   return {
     campaigns: new CampaignRepository(db),
-    apiKeys: new ApiKeyRepository(db),
-    characters: new CharacterRepository(db, inTransaction),
-    events: new EventRepository(db),
+    apiKeys: new ApiKeyRepository(db, sql),
+    characters: new CharacterRepository(db, sql, inTransaction),
+    events: new EventRepository(db, sql),
     idempotency: new IdempotencyRepository(db),
     streamTickets: new StreamTicketRepository(db),
     webhooks: new WebhookRepository(db),
@@ -43,13 +43,14 @@ export interface Store extends Repositories {
 
 export function createStore(database: Pick<Database, 'prisma' | 'query'>): Store {
   const { prisma } = database
+  const throughDriver: RawSql = (statement) => database.query(statement.text, statement.values)
   return {
-    ...repositoriesOn(prisma, false),
+    ...repositoriesOn(prisma, throughDriver, false),
     eventPages: new EventPageRepository(database),
     transaction: (work, options) =>
       // Waiting for a character's row lock counts against the timeout: many rolls on one
       // character queue up behind each other.
-      prisma.$transaction((tx) => work(repositoriesOn(tx, true)), {
+      prisma.$transaction((tx) => work(repositoriesOn(tx, (statement) => tx.$queryRaw(statement), true)), {
         maxWait: 10_000,
         timeout: options?.timeoutMs ?? 30_000,
       }),

@@ -127,6 +127,17 @@ export function eventView(event: RollEvent, audience: Audience): Event {
   }
 }
 
+/**
+ * An event as a history page lists it: its view without the sheets, as JSON text. It is stored
+ * with the event when the event is written (`listing`, and `public_listing` when players see
+ * the event through its public view), so a page copies text (src/repositories/event-pages.ts).
+ */
+export function eventListing(event: RollEvent, audience: Audience): string {
+  const { sheetBefore, sheetAfter, ...listed } = eventView(event, audience)
+  // A part the payload lacks is listed as null, as the API shows it, not left out as JSON.stringify would.
+  return JSON.stringify(Object.fromEntries(Object.entries(listed).map(([field, value]) => [field, value ?? null])))
+}
+
 /** Events written before decisions were listed hold one decision or null. */
 export function pendingList(pending: EventPayload['pending']): PendingDecision[] {
   return Array.isArray(pending) ? pending : pending === null ? [] : [pending]

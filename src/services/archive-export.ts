@@ -37,8 +37,8 @@ type Snapshot = Awaited<ReturnType<typeof snapshotOf>>
 /**
  * The archive's lines, page by page: the history is read in pages of `seq` as the reader takes
  * them, never held whole, and events appended after the snapshot are not part of it (they
- * have a greater `seq` than its last). Each event is the GM's history listing, copied as
- * PostgreSQL rendered it.
+ * have a greater `seq` than its last). Each event is the GM's history listing, copied as it was
+ * stored with the event.
  */
 async function* archiveLines(store: Store, { campaign, characters, webhooks, exportedAt }: Snapshot) {
   const lastSeq = Number(campaign.lastSeq)

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto'
 import { bearer, createCampaign, createCharacter, mintPlayerKey, PROBLEM, type Auth } from '../helpers/api.js'
 import { buildTestApp } from '../helpers/build-app.js'
 import { act, allEvents, audit, created, getCharacter, provided, type Problem } from '../helpers/commands.js'
+import { copiedListings } from '../../bench/lib/copies.js'
 import { playSession } from '../helpers/sessions.js'
 import type { App } from '../../src/app.js'
 import { RULE_SETS } from '../../src/rules/index.js'
@@ -328,10 +329,10 @@ t.test(
 )
 
 t.test('a GM-only event turned public is refused by the SHA-256 of the end line', async (t) => {
-  const hidden = pristine.findIndex((line) => line.includes('"visibility" : "gm"'))
+  const hidden = pristine.findIndex((line) => line.includes('"visibility":"gm"'))
   t.ok(hidden > 0, 'the archive holds a GM-only event')
   const lines = [...pristine]
-  lines[hidden] = lines[hidden]!.replace('"visibility" : "gm"', '"visibility" : "public"')
+  lines[hidden] = lines[hidden]!.replace('"visibility":"gm"', '"visibility":"public"')
   await refused(t, `${lines.join('\n')}\n`, {
     code: 'ARCHIVE_ALTERED',
     line: pristine.length,
@@ -478,10 +479,12 @@ const address = await app.listen({ port: 0, host: '127.0.0.1' })
 async function seedCopies(campaignId: string, count: number) {
   await app.db.withSession(async (session) => {
     await session.query(
-      `INSERT INTO roll_events (id, campaign_id, seq, character_id, type, ruleset, visibility, actor, payload)
-       SELECT gen_random_uuid(), t.campaign_id, c.last_seq + g, t.character_id, t.type, t.ruleset, t.visibility,
-         t.actor, t.payload
-       FROM generate_series(1, $2::integer) g, campaigns c,
+      `WITH copies AS MATERIALIZED (SELECT g, gen_random_uuid() AS id FROM generate_series(1, $2::integer) g)
+       INSERT INTO roll_events (id, campaign_id, seq, character_id, type, ruleset, visibility, actor, payload,
+         listing, public_listing)
+       SELECT n.id, t.campaign_id, c.last_seq + n.g, t.character_id, t.type, t.ruleset, t.visibility,
+         t.actor, t.payload, ${copiedListings('t', { id: 'n.id', seq: 'c.last_seq + n.g' })}
+       FROM copies n, campaigns c,
          (SELECT * FROM roll_events WHERE campaign_id = $1 AND type = 'stress-check' ORDER BY seq DESC LIMIT 1) t
        WHERE c.id = $1`,
       [campaignId, count],

@@ -73,14 +73,15 @@ async function closeTheBooks(t: Subtest, table: Table, results: CommandResult[])
     results.map((result) => result.event.id),
     'every command of the journey is in the history, in order',
   )
-  // The history is rendered by PostgreSQL, a command's answer by Node: they must not differ.
+  // The history copies the listings stored with the events, a command's answer is rendered from
+  // the event it returns: they must not differ.
   t.same(
     history.slice(1),
     results.map((result) => result.event),
     'every event reads the same in the history as in its command’s answer',
   )
-  // A history page copies the listing PostgreSQL rendered when the event was written; one event
-  // is rendered by Node (eventView). For the GM and for the player, they must not differ.
+  // A history page copies the listing stored when the event was written; one event is rendered
+  // from its row as read back (eventView). For the GM and for the player, they must not differ.
   for (const [who, auth] of [
     ['the GM', table.gm],
     ['the player', table.player],
