@@ -1,4 +1,5 @@
 import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
+import pino from 'pino'
 import pretty, { type PrettyStream } from 'pino-pretty'
 import type { Config } from './config.js'
 
@@ -30,6 +31,18 @@ export function terminalStream(destination: NodeJS.WritableStream | number = 1):
   })
 }
 
+let bufferedStdout: pino.DestinationStream | undefined
+
+/**
+ * Off a terminal, log lines go to standard output in blocks: once 4 KiB are waiting or every
+ * 100 ms, whichever comes first. One write for many lines instead of one per request, which
+ * was ~6 % of a roll's CPU (docs/BENCHMARKS.md). The block is written when the process exits;
+ * a crash loses at most the last 100 ms of log lines. One for the process, however many apps.
+ */
+function stdoutInBlocks(): pino.DestinationStream {
+  return (bufferedStdout ??= pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 }))
+}
+
 export function loggerOptions(
   config: Pick<Config, 'LOG_LEVEL'>,
   pretty = process.stdout.isTTY,
@@ -37,7 +50,7 @@ export function loggerOptions(
   return {
     level: config.LOG_LEVEL,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    ...(pretty ? { stream: terminalStream() } : {}),
+    stream: pretty ? terminalStream() : stdoutInBlocks(),
   }
 }
 

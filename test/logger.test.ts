@@ -37,9 +37,19 @@ t.test('secrets, keys and tokens in logged objects are redacted', async (t) => {
   t.equal(lines[0]!.apiKey, '[redacted]', 'an api key is hidden')
 })
 
-t.test('pretty output only on a terminal', async (t) => {
-  t.notOk((loggerOptions({ LOG_LEVEL: 'info' }, false) as { stream?: unknown }).stream, 'plain JSON off a TTY')
-  t.ok((loggerOptions({ LOG_LEVEL: 'info' }, true) as { stream?: unknown }).stream, 'pino-pretty on a TTY')
+t.test('pretty output only on a terminal; off one, JSON lines written in blocks', async (t) => {
+  const { stream: plain } = loggerOptions({ LOG_LEVEL: 'info' }, false) as unknown as { stream: { minLength: number } }
+  t.equal(plain.minLength, 4096, 'plain JSON off a TTY, written once 4 KiB are waiting (or every 100 ms)')
+  t.equal(
+    (loggerOptions({ LOG_LEVEL: 'info' }, false) as { stream: unknown }).stream,
+    plain,
+    'one buffer for the process, however many apps it builds',
+  )
+  const { stream: terminal } = loggerOptions({ LOG_LEVEL: 'info' }, true) as unknown as {
+    stream: { minLength?: number }
+  }
+  t.not(terminal, plain, 'pino-pretty on a TTY')
+  t.equal(terminal.minLength, undefined, 'written as it comes')
 })
 
 t.test('the app logs one line per request, with the request, the status and the time', async (t) => {
