@@ -1,5 +1,5 @@
 import { Prisma, type Character, type RollEvent } from '../generated/prisma/client.js'
-import { eventListing, type Actor, type EventPayload, type Visibility } from '../schemas/events.js'
+import { eventListings, type Actor, type EventPayload, type Visibility } from '../schemas/events.js'
 import type { Db, RawSql } from './db.js'
 import { prepared } from '../db/prepared.js'
 
@@ -78,7 +78,8 @@ export class EventRepository {
    * payload's is null (a creation). Only the payload's other, small parts are sent; the stored
    * payload has the same keys as `event.payload`, and `characterName`: the saved row's name, so
    * the event names the character as it was called when the event was recorded (a rename's own
-   * event, the new name).
+   * event, the new name). The event's listings are written with it; its time (`occurredAt`) is
+   * this server's when it records the event, which the listings carry.
    */
   async record(
     event: NewEvent,
@@ -117,12 +118,7 @@ export class EventRepository {
         occurredAt: new Date(event.occurredAt),
         idempotencyKey: null,
       }
-      const { publicView } = event.payload as unknown as EventPayload
-      return {
-        ...event,
-        listing: eventListing(stored, 'gm'),
-        publicListing: publicView ? eventListing(stored, 'players') : null,
-      }
+      return { ...event, ...eventListings(stored) }
     })
     await this.db.$executeRaw`
       INSERT INTO "roll_events" ("id", "campaign_id", "seq", "character_id", "type", "ruleset", "visibility",
@@ -213,8 +209,9 @@ export function recordedEvent(event: NewEvent, change: CharacterChange, occurred
  */
 export function recordStatement(event: RollEvent, change: CharacterChange): Prisma.Sql {
   const { sheetBefore, sheetAfter, ...parts } = event.payload as unknown as EventPayload
-  const [listingHead, listingTail] = aroundSeq(eventListing(event, 'gm'))
-  const [publicHead, publicTail] = parts.publicView ? aroundSeq(eventListing(event, 'players')) : [null, null]
+  const { listing, publicListing } = eventListings(event)
+  const [listingHead, listingTail] = aroundSeq(listing)
+  const [publicHead, publicTail] = publicListing === null ? [null, null] : aroundSeq(publicListing)
   return Prisma.sql`
       WITH saved AS (${change.readVersion === 0 ? insertCharacter(event, change) : updateCharacter(event, change)}
       ), next AS (

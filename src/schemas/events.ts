@@ -128,11 +128,17 @@ export function eventView(event: RollEvent, audience: Audience): Event {
 }
 
 /**
- * An event as a history page lists it: its view without the sheets, as JSON text. It is stored
- * with the event when the event is written (`listing`, and `public_listing` when players see
- * the event through its public view), so a page copies text (src/repositories/event-pages.ts).
+ * An event as history pages list it: its view without the sheets, as JSON text — for the GM,
+ * and for players when they see the event through its public view (null: as the GM does).
+ * Stored with the event when it is written (`listing`, `public_listing`), so a page copies text
+ * (src/repositories/event-pages.ts).
  */
-export function eventListing(event: RollEvent, audience: Audience): string {
+export function eventListings(event: RollEvent): { listing: string; publicListing: string | null } {
+  const { publicView } = event.payload as unknown as EventPayload
+  return { listing: listing(event, 'gm'), publicListing: publicView ? listing(event, 'players') : null }
+}
+
+function listing(event: RollEvent, audience: Audience): string {
   const { sheetBefore, sheetAfter, ...listed } = eventView(event, audience)
   // A part the payload lacks is listed as null, as the API shows it, not left out as JSON.stringify would.
   return JSON.stringify(Object.fromEntries(Object.entries(listed).map(([field, value]) => [field, value ?? null])))

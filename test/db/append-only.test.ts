@@ -12,17 +12,12 @@ t.test(`[${engine}] roll_events is append-only in the database`, async (t) => {
   const campaignId = randomUUID()
   const eventId = randomUUID()
   await db.prisma.campaign.create({ data: { id: campaignId, name: 'Append-only', ruleset: 'shock-meters' } })
-  await db.prisma.rollEvent.create({
-    data: {
-      id: eventId,
-      campaignId,
-      seq: 1n,
-      type: 'test',
-      ruleset: 'shock-meters',
-      actor: { role: 'gm' },
-      payload: {},
-    },
-  })
+  // Raw, as Nerve writes events: the listing is written with the event, and Prisma's model lacks it.
+  await db.query(
+    `INSERT INTO "roll_events" ("id", "campaign_id", "seq", "type", "ruleset", "actor", "payload", "listing")
+     VALUES ($1, $2, 1, 'test', 'shock-meters', '{"role": "gm"}', '{}', '{}')`,
+    [eventId, campaignId],
+  )
 
   t.test('INSERT is allowed', async (t) => {
     t.equal(await db.prisma.rollEvent.count(), 1, 'the event was appended')
@@ -61,9 +56,12 @@ t.test(`[${engine}] roll_events is append-only in the database`, async (t) => {
 
   t.test('a campaign sequence number is used once', async (t) => {
     await t.rejects(
-      db.prisma.rollEvent.create({
-        data: { id: randomUUID(), campaignId, seq: 1n, type: 'dup', ruleset: 'shock-meters', actor: {}, payload: {} },
-      }),
+      db.query(
+        `INSERT INTO "roll_events" ("id", "campaign_id", "seq", "type", "ruleset", "actor", "payload", "listing")
+         VALUES ($1, $2, 1, 'dup', 'shock-meters', '{}', '{}', '{}')`,
+        [randomUUID(), campaignId],
+      ),
+      /roll_events_campaign_id_seq_key/,
       'a second event with seq 1 in the same campaign is refused',
     )
   })
