@@ -48,13 +48,13 @@ export async function seedBacklog(server: BenchServer, databaseUrl: string, part
       `WITH template AS (
          SELECT DISTINCT ON (campaign_id) * FROM roll_events WHERE type = 'stress-check' ORDER BY campaign_id, seq DESC
        ), copies AS MATERIALIZED (
-         SELECT g, gen_random_uuid() AS id FROM generate_series(1, $1::integer - 1) g
+         SELECT t.campaign_id, g, gen_random_uuid() AS id FROM template t, generate_series(1, $1::integer - 1) g
        ), added AS (
          INSERT INTO roll_events (id, campaign_id, seq, character_id, type, ruleset, visibility, actor, payload,
            listing, public_listing)
          SELECT n.id, t.campaign_id, c.last_seq + n.g, t.character_id, t.type, t.ruleset, t.visibility, t.actor, t.payload,
            ${copiedListings('t', { id: 'n.id', seq: 'c.last_seq + n.g' })}
-         FROM template t JOIN campaigns c ON c.id = t.campaign_id, copies n
+         FROM template t JOIN campaigns c ON c.id = t.campaign_id JOIN copies n ON n.campaign_id = t.campaign_id
          RETURNING id, campaign_id, seq, type
        )
        INSERT INTO webhook_deliveries (id, campaign_id, endpoint_id, event_id, event_seq, event_type)
