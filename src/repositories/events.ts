@@ -76,9 +76,9 @@ export class EventRepository {
    * The sheet travels once: the stored payload's `sheetAfter` is the saved row's new sheet
    * (`change.sheet`) and its `sheetBefore` the row's sheet until now — or null when the
    * payload's is null (a creation). Only the payload's other, small parts are sent; the stored
-   * payload has the same keys as `event.payload`, and `characterName`: the saved row's name, so
-   * the event names the character as it was called when the event was recorded (a rename's own
-   * event, the new name). The event's listings are written with it; its time (`occurredAt`) is
+   * payload has the same keys as `event.payload`, and `characterName`: the name the change
+   * leaves the character with, so the event names the character as it was called when the event
+   * was recorded (a rename's own event, the new name). The event's listings are written with it; its time (`occurredAt`) is
    * this server's when it records the event, which the listings carry.
    */
   async record(
