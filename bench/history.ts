@@ -46,7 +46,7 @@ export async function seedHistory(databaseUrl: string, party: Party, count: numb
     } = await client.query('SELECT last_seq FROM campaigns WHERE id = $1 FOR UPDATE', [party.campaignId])
     await client.query(
       `WITH copies AS MATERIALIZED (
-         SELECT g, gen_random_uuid() AS id, ($3::uuid[])[1 + g % cardinality($3::uuid[])] AS character_id,
+         SELECT g, nerve_uuid_v7() AS id, ($3::uuid[])[1 + g % cardinality($3::uuid[])] AS character_id,
            now() - make_interval(secs => ($4 - g) / 1000.0) AS occurred_at
          FROM generate_series(1, $4::integer) g)
        INSERT INTO roll_events (id, campaign_id, seq, character_id, type, ruleset, visibility, actor, payload, occurred_at,

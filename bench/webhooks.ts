@@ -48,7 +48,7 @@ export async function seedBacklog(server: BenchServer, databaseUrl: string, part
       `WITH template AS (
          SELECT DISTINCT ON (campaign_id) * FROM roll_events WHERE type = 'stress-check' ORDER BY campaign_id, seq DESC
        ), copies AS MATERIALIZED (
-         SELECT t.campaign_id, g, gen_random_uuid() AS id FROM template t, generate_series(1, $1::integer - 1) g
+         SELECT t.campaign_id, g, nerve_uuid_v7() AS id FROM template t, generate_series(1, $1::integer - 1) g
        ), added AS (
          INSERT INTO roll_events (id, campaign_id, seq, character_id, type, ruleset, visibility, actor, payload,
            listing, public_listing)
@@ -58,7 +58,7 @@ export async function seedBacklog(server: BenchServer, databaseUrl: string, part
          RETURNING id, campaign_id, seq, type
        )
        INSERT INTO webhook_deliveries (id, campaign_id, endpoint_id, event_id, event_seq, event_type)
-       SELECT gen_random_uuid(), a.campaign_id, w.id, a.id, a.seq, a.type FROM added a JOIN webhook_endpoints w USING (campaign_id)`,
+       SELECT nerve_uuid_v7(), a.campaign_id, w.id, a.id, a.seq, a.type FROM added a JOIN webhook_endpoints w USING (campaign_id)`,
       [perEndpoint],
     )
     await client.query(
@@ -128,12 +128,12 @@ const COMMIT_COPY = `
     UPDATE campaigns SET last_seq = last_seq + 1 WHERE id = $1::uuid RETURNING id, last_seq
   ), added AS (
     INSERT INTO roll_events (id, campaign_id, seq, character_id, type, ruleset, visibility, actor, payload)
-    SELECT gen_random_uuid(), next.id, next.last_seq, t.character_id, t.type, t.ruleset, t.visibility, t.actor, t.payload
+    SELECT nerve_uuid_v7(), next.id, next.last_seq, t.character_id, t.type, t.ruleset, t.visibility, t.actor, t.payload
     FROM template t, next
     RETURNING id, campaign_id, seq, type
   )
   INSERT INTO webhook_deliveries (id, campaign_id, endpoint_id, event_id, event_seq, event_type)
-  SELECT gen_random_uuid(), a.campaign_id, w.id, a.id, a.seq, a.type FROM added a JOIN webhook_endpoints w USING (campaign_id)`
+  SELECT nerve_uuid_v7(), a.campaign_id, w.id, a.id, a.seq, a.type FROM added a JOIN webhook_endpoints w USING (campaign_id)`
 
 /**
  * Target 4b with the dispatcher alone: events committed straight into the database at `rate`

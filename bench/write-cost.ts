@@ -21,8 +21,6 @@ import { runPgbench } from './stateful.js'
 
 const MINIMAL_SCHEMA = 'bench_minimal'
 const COPY_SCHEMA = 'bench_copy'
-/** A time-ordered (version 7) UUID in SQL, as Nerve's ids are (PostgreSQL 15 has no uuidv7()). */
-const UUID_V7 = `encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid()) placing substring(int8send(floor(extract(epoch from clock_timestamp()) * 1000)::bigint) from 3) from 1 for 6), 52, 1), 53, 1), 'hex')::uuid`
 const CHARACTERS_PER_CAMPAIGN = 5
 
 /** The minimal roll transaction, with the SQL expressions of the sheet it saves and the payload it appends. */
@@ -82,7 +80,8 @@ const READ_VERSION = -1
  */
 export function nerveScript(roll: { payload: Record<string, unknown>; actor: unknown; sheet: unknown }) {
   const raw = {
-    EVENT_ID: UUID_V7,
+    // Node makes an event's id; in SQL, the same kind (migration 20261208000000_lean_roll_write).
+    EVENT_ID: 'nerve_uuid_v7()',
     CHARACTER_ID: ':cid',
     CAMPAIGN_ID: ':camp',
     [READ_VERSION]: ':version',

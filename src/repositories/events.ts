@@ -232,7 +232,7 @@ export function recordStatement(event: RollEvent, change: CharacterChange): Pris
         RETURNING "id", "campaign_id", "seq", "type", "visibility"
       ), queued AS (
         INSERT INTO "webhook_deliveries" ("id", "campaign_id", "endpoint_id", "event_id", "event_seq", "event_type")
-        SELECT gen_random_uuid(), e."campaign_id", e."id", a."id", a."seq", a."type"
+        SELECT nerve_uuid_v7(), e."campaign_id", e."id", a."id", a."seq", a."type"
         FROM appended a JOIN "webhook_endpoints" e ON e."campaign_id" = a."campaign_id"
         WHERE e."enabled"
           AND (cardinality(e."event_types") = 0 OR a."type" = ANY(e."event_types"))

@@ -169,7 +169,7 @@ export class WebhookRepository {
   ): Promise<number> {
     return this.db.$executeRaw`
       INSERT INTO "webhook_deliveries" ("id", "campaign_id", "endpoint_id", "event_id", "event_seq", "event_type")
-      SELECT gen_random_uuid(), ev."campaign_id", ${endpoint.id}::uuid, ev."id", ev."seq", ev."type"
+      SELECT nerve_uuid_v7(), ev."campaign_id", ${endpoint.id}::uuid, ev."id", ev."seq", ev."type"
       FROM "roll_events" ev
       WHERE ev."campaign_id" = ${endpoint.campaignId}::uuid
         AND ev."seq" > ${afterSeq}::bigint

@@ -144,6 +144,49 @@ t.test('deliveries to one endpoint arrive in event order', async (t) => {
   )
 })
 
+t.test(
+  'deliveries queued by rolls and by a replay get time-ordered ids (UUIDv7) of when they were queued',
+  async (t) => {
+    const receiver = await startReceiver(t)
+    const { campaign, auth, ids } = await campaignWithCharacter(app)
+    const before = Date.now()
+    const unsent = (await newSession(app, auth, ids)).event.seq
+    const webhook = await createWebhook(app, campaign.id, auth, { url: receiver.url })
+    for (let i = 0; i < 3; i++) await newSession(app, auth, ids)
+    const replay = await app.inject({
+      method: 'POST',
+      url: `${webhooksUrl(campaign.id)}/${webhook.id}/replay`,
+      headers: auth,
+      payload: { afterSeq: unsent - 1 },
+    })
+    t.equal(replay.statusCode, 202, 'the replay queues the event made before the endpoint')
+    const after = Date.now()
+    const deliveries = await allDeliveries(app, campaign.id, auth, webhook.id)
+    const timeOf = (id: string) => parseInt(id.replaceAll('-', '').slice(0, 12), 16)
+    for (const delivery of deliveries) {
+      t.match(
+        delivery.id,
+        /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+        'version 7, RFC variant',
+      )
+      t.ok(timeOf(delivery.id) >= before && timeOf(delivery.id) <= after, 'its time is when it was queued')
+    }
+    const timesOf = (queuedBy: (seq: number) => boolean) =>
+      deliveries
+        .filter((delivery) => queuedBy(delivery.eventSeq!))
+        .sort((a, b) => a.eventSeq! - b.eventSeq!)
+        .map((delivery) => timeOf(delivery.id))
+    const [replayed] = timesOf((seq) => seq === unsent)
+    const rolled = timesOf((seq) => seq > unsent)
+    t.equal(rolled.length, 3, 'the three rolls after the endpoint queued one delivery each')
+    t.ok(
+      rolled.every((time, i) => i === 0 || time >= rolled[i - 1]!),
+      'their ids are in the order of the rolls',
+    )
+    t.ok(replayed !== undefined && rolled.every((time) => time <= replayed), 'the replay’s delivery came after them')
+  },
+)
+
 t.test('an endpoint answering 410 Gone is disabled; re-enabling sends what was queued', async (t) => {
   let gone = true
   const receiver = await startReceiver(t, { answer: () => ({ status: gone ? 410 : 200 }) })
