@@ -28,12 +28,12 @@ export interface Database {
   poolStats(): PoolStats | null
   /**
    * One statement through the driver itself, not Prisma, on a pooled connection (on PGlite, its
-   * one connection, once any transaction in progress has ended), prepared by name when marked
-   * so (src/db/prepared.ts). For the statements every roll sends outside a transaction
+   * one connection, once any transaction in progress has ended), prepared under `name` when
+   * given one (the name `prepared` gave it, src/db/prepared.ts). For the statements every roll sends outside a transaction
    * (src/repositories/db.ts, `RawSql`) and the reads whose results Prisma's raw queries keep
    * alive too long (src/repositories/event-pages.ts).
    */
-  query<Row>(sql: string, params?: unknown[]): Promise<Row[]>
+  query<Row>(sql: string, params?: unknown[], name?: string): Promise<Row[]>
   withSession<T>(work: (session: SqlSession) => Promise<T>): Promise<T>
   close(): Promise<void>
 }
@@ -78,8 +78,8 @@ function openPostgres(connectionString: string, max: number, connectTimeoutMs: n
     engine: 'postgres',
     prisma,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    query: async <Row>(sql: string, params?: unknown[]) =>
-      (await pool.query({ text: sql, values: params, name: statementName({ sql }) || undefined })).rows as Row[],
+    query: async <Row>(sql: string, params?: unknown[], name?: string) =>
+      (await pool.query({ text: sql, values: params, name: name || undefined })).rows as Row[],
     async withSession(work) {
       const client = await pool.connect()
       try {

@@ -1,4 +1,5 @@
-import type { Prisma, PrismaClient } from '../generated/prisma/client.js'
+import type { PrismaClient } from '../generated/prisma/client.js'
+import type { PreparedSql } from '../db/prepared.js'
 import type { TransactionClient } from '../generated/prisma/internal/prismaNamespace.js'
 
 /** Either the client or the transaction a command runs in: repositories work with both. */
@@ -11,4 +12,4 @@ export type Db = PrismaClient | TransactionClient
  * inside one, through the transaction. A `bigint` column comes back as a string from the
  * driver, so these statements return none.
  */
-export type RawSql = <Row>(statement: Prisma.Sql) => Promise<Row[]>
+export type RawSql = <Row>(statement: PreparedSql) => Promise<Row[]>

@@ -43,14 +43,14 @@ export interface Store extends Repositories {
 
 export function createStore(database: Pick<Database, 'prisma' | 'query'>): Store {
   const { prisma } = database
-  const throughDriver: RawSql = (statement) => database.query(statement.text, statement.values)
+  const throughDriver: RawSql = (statement) => database.query(statement.text, statement.values, statement.name)
   return {
     ...repositoriesOn(prisma, throughDriver, false),
     eventPages: new EventPageRepository(database),
     transaction: (work, options) =>
       // Waiting for a character's row lock counts against the timeout: many rolls on one
       // character queue up behind each other.
-      prisma.$transaction((tx) => work(repositoriesOn(tx, (statement) => tx.$queryRaw(statement), true)), {
+      prisma.$transaction((tx) => work(repositoriesOn(tx, (statement) => tx.$queryRaw(statement.sql), true)), {
         maxWait: 10_000,
         timeout: options?.timeoutMs ?? 30_000,
       }),

@@ -9,11 +9,15 @@ import { engine } from '../helpers/database.js'
 t.test('a statement is prepared under a name only once marked, and keeps that name', async (t) => {
   const statement = Prisma.sql`SELECT ${1}::int AS "marked in this test"`
   t.equal(statementName({ sql: statement.text }), '', 'unmarked: the unnamed statement')
-  prepared(statement)
-  const name = statementName({ sql: statement.text })
+  const { name, text, values } = prepared(statement)
   t.match(name, /^nerve_\d+$/)
-  prepared(Prisma.sql`SELECT ${2}::int AS "marked in this test"`)
-  t.equal(statementName({ sql: statement.text }), name, 'the same text, other values: the same name')
+  t.same({ text, values }, { text: statement.text, values: [1] }, 'the statement as built')
+  t.equal(statementName({ sql: statement.text }), name, 'the name Prisma’s adapter finds in a transaction')
+  t.equal(
+    prepared(Prisma.sql`SELECT ${2}::int AS "marked in this test"`).name,
+    name,
+    'the same text, other values: the same name',
+  )
 })
 
 t.test(
