@@ -13,7 +13,7 @@ import { cpus, freemem, loadavg, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { benchStateless } from './stateless.js'
-import { benchStateful } from './stateful.js'
+import { benchStateful, rollLoad } from './stateful.js'
 import { benchWriteCost } from './write-cost.js'
 import { benchExport, benchImport } from './archive.js'
 import { benchHistory } from './history.js'
@@ -142,16 +142,19 @@ try {
             seconds: Math.min(seconds, 5),
             connections: 10,
             targets: stateful.targets.length,
+            http: (connections, duration) => rollLoad(server, stateful.targets, connections, duration),
           })
           results.writeCost = cost
           console.log(`  the minimal roll transaction:\n${cost.minimalScript.replace(/^/gm, '    ')}`)
           console.log(`  what an event holds: ${JSON.stringify(cost.sizes)}`)
+          const signed = (change: number | null) => (change === null ? '' : ` (${change >= 0 ? '+' : ''}${change}%)`)
           for (const row of cost.rows)
             console.log(
-              `  ${row.name}: ${row.tps} tps${row.gain === null ? '' : ` (${row.gain >= 0 ? '+' : ''}${row.gain}%)`}`,
+              `  ${row.name}: ${row.tps} tps${signed(row.gain)}; ${row.cpuMicros} µs CPU${signed(row.cpuChange)}, ${row.walBytes} B WAL${signed(row.walChange)} a transaction`,
             )
+          const { ratios } = cost
           console.log(
-            `=> write cost: Nerve's own transaction (prepared, as Nerve sends it) ${round(cost.nerveTps, 0)} tps = ${pct(cost.nerveTps / cost.minimalTps)} of the minimal ${round(cost.minimalTps, 0)} tps (target ≥ 50%), ${pct(cost.nerveTps / cost.minimalPreparedTps)} of the minimal prepared too (${round(cost.minimalPreparedTps, 0)} tps); parsed on every call ${round(cost.nerveExtendedTps, 0)} tps = ${pct(cost.nerveExtendedTps / cost.minimalTps)}; through HTTP ${round(stateful.nerveRps, 0)} req/s = ${pct(stateful.nerveRps / cost.minimalTps)} (target ≥ 35%); p99 at ${stateful.fewer?.connections ?? '-'} connections ${stateful.fewer?.nerveP99 ?? '-'} ms (target < 20 ms); EXPLAIN of the write: ${cost.explainFile}`,
+            `=> write cost (medians of each run's ratio to the minimal transaction of that run): Nerve's own transaction (prepared, as Nerve sends it) ${pct(ratios.nerve)} of the minimal (target ≥ 50%; medians ${round(cost.nerveTps, 0)} and ${round(cost.minimalTps, 0)} tps), ${pct(ratios.nerveOfPrepared)} of the minimal prepared too (${round(cost.minimalPreparedTps, 0)} tps); parsed on every call ${round(cost.nerveExtendedTps, 0)} tps; through HTTP at 10 connections ${ratios.http === null ? '-' : pct(ratios.http)} of the minimal (target ≥ 35%), ${ratios.httpOfPrepared === null ? '-' : pct(ratios.httpOfPrepared)} of the minimal prepared; p99 at 4 connections ${ratios.httpFewerP99 ?? '-'} ms (target < 20 ms); EXPLAIN of the write: ${cost.explainFile}`,
           )
         }
       }

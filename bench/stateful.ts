@@ -10,6 +10,8 @@ import { median, percentile, round } from './lib/stats.js'
 
 export interface PgbenchResult {
   tps: number
+  /** Transactions pgbench completed. */
+  transactions: number
   /** Mean latency in ms, as pgbench reports it. */
   latency: number
   /** Percentiles in ms of pgbench's own per-transaction latencies (its `--log`), when asked for. */
@@ -93,15 +95,22 @@ export function runPgbench(
     const tps = Number(/tps = ([\d.]+)/.exec(output)?.[1])
     const latency = Number(/latency average = ([\d.]+) ms/.exec(output)?.[1])
     const failed = Number(/number of failed transactions: (\d+)/.exec(output)?.[1] ?? 0)
+    const transactions = Number(/number of transactions actually processed: (\d+)/.exec(output)?.[1])
     if (!tps || failed) throw new Error(`pgbench failed:\n${output}`)
-    if (!logDir) return { tps, latency }
+    if (!logDir) return { tps, transactions, latency }
     const latencies = readdirSync(logDir).flatMap((file) =>
       readFileSync(join(logDir, file), 'utf8')
         .split('\n')
         .map((line) => Number(line.split(' ')[2]) / 1000)
         .filter((ms) => Number.isFinite(ms)),
     )
-    return { tps, latency, p50: round(percentile(latencies, 50), 2), p99: round(percentile(latencies, 99), 2) }
+    return {
+      tps,
+      transactions,
+      latency,
+      p50: round(percentile(latencies, 50), 2),
+      p99: round(percentile(latencies, 99), 2),
+    }
   } finally {
     if (logDir) rmSync(logDir, { recursive: true, force: true })
   }

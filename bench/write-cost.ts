@@ -2,8 +2,9 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { forCommandStatement } from '../src/repositories/characters.js'
 import { recordedEvent, recordStatement, type NewEvent } from '../src/repositories/events.js'
-import { withClient } from './lib/postgres.js'
-import { median, round } from './lib/stats.js'
+import { postgresCpuMicros, withClient } from './lib/postgres.js'
+import type { LoadResult } from './lib/load.js'
+import { median, round, sleep } from './lib/stats.js'
 import { runPgbench } from './stateful.js'
 
 /**
@@ -117,9 +118,12 @@ interface Variant {
   change: string
   /** Keep the copy's foreign keys (as Nerve's tables have them). */
   foreignKeys?: boolean
+  /** Nerve's statements with the outbox's ids random, as they were before (gen_random_uuid, not nerve_uuid_v7). */
+  randomDeliveryIds?: boolean
 }
 
 const COPIED = ['campaigns', 'characters', 'webhook_endpoints', 'roll_events', 'webhook_deliveries']
+const COPIED_EVENTS = 10_000
 
 async function copyNerveTables(databaseUrl: string, variant: Variant) {
   await withClient(databaseUrl, async (client) => {
@@ -134,9 +138,26 @@ async function copyNerveTables(databaseUrl: string, variant: Variant) {
     await client.query(`CREATE SCHEMA ${COPY_SCHEMA}`)
     for (const table of COPIED) {
       await client.query(`CREATE TABLE ${COPY_SCHEMA}."${table}" (LIKE public."${table}" INCLUDING ALL)`)
+      // LIKE copies no storage parameters (roll_events' toast_tuple_target): set them as Nerve's are.
+      const {
+        rows: [{ options } = { options: null }],
+      } = await client.query<{ options: string[] | null }>(
+        `SELECT reloptions AS "options" FROM pg_class WHERE oid = $1::regclass`,
+        [`public."${table}"`],
+      )
+      if (options) await client.query(`ALTER TABLE ${COPY_SCHEMA}."${table}" SET (${options.join(', ')})`)
       if (!['roll_events', 'webhook_deliveries'].includes(table))
         await client.query(`INSERT INTO ${COPY_SCHEMA}."${table}" SELECT * FROM public."${table}"`)
     }
+    // The history's latest events and their deliveries too: on empty tables the planner would
+    // check the foreign keys into them by scanning them whole, as they grew during the run.
+    await client.query(
+      `INSERT INTO ${COPY_SCHEMA}."roll_events" SELECT * FROM public."roll_events" ORDER BY "id" DESC LIMIT ${COPIED_EVENTS}`,
+    )
+    await client.query(
+      `INSERT INTO ${COPY_SCHEMA}."webhook_deliveries"
+       SELECT d.* FROM public."webhook_deliveries" d JOIN ${COPY_SCHEMA}."roll_events" e ON e."id" = d."event_id"`,
+    )
     await client.query(`SET search_path = ${COPY_SCHEMA}, public`)
     if (variant.foreignKeys !== false)
       for (const key of foreignKeys)
@@ -144,6 +165,16 @@ async function copyNerveTables(databaseUrl: string, variant: Variant) {
     if (variant.change) await client.query(variant.change)
     for (const table of COPIED) await client.query(`ANALYZE "${table}"`)
   })
+  await checkpoint(databaseUrl)
+}
+
+/**
+ * Every measurement starts just after a checkpoint: the first change to each page after one
+ * writes the whole page to the WAL, so a run that a timed checkpoint happened to precede would
+ * pay more than the run beside it. This way each pays the same.
+ */
+async function checkpoint(databaseUrl: string) {
+  await withClient(databaseUrl, (client) => client.query('CHECKPOINT'))
 }
 
 /** The secondary indexes of a table of the copy, each named as Nerve's own index it copies. */
@@ -188,11 +219,36 @@ async function setUpMinimal(databaseUrl: string, targets: number) {
   })
 }
 
+/** One pgbench run: throughput, and PostgreSQL's CPU (µs) and WAL (bytes) per transaction. */
+interface Measurement {
+  tps: number
+  cpu: number
+  wal: number
+}
+
 export interface WriteCostRow {
   name: string
   tps: number
-  /** Against Nerve's tables as they are: what taking this away gains (the thing's cost), in percent of tps. */
+  cpuMicros: number
+  walBytes: number
+  /**
+   * Against Nerve's tables as they are (a copy, measured in the same run): what taking this away
+   * or doing it the other way changes, in percent of tps, of CPU and of WAL per transaction; the
+   * median of the runs' own comparisons.
+   */
   gain: number | null
+  cpuChange: number | null
+  walChange: number | null
+}
+
+/** One run's figures for the targets, each against the minimal transaction measured beside it. */
+export interface WriteCostRun {
+  minimalTps: number
+  minimalPreparedTps: number
+  nerveTps: number
+  /** Through HTTP (`POST …/stress-check`) at `connections` clients and at 4, when the benchmark has a server. */
+  http: { rps: number; p99: number } | null
+  httpFewer: { rps: number; p99: number } | null
 }
 
 export interface WriteCostResult {
@@ -204,6 +260,15 @@ export interface WriteCostResult {
   /** Nerve's transaction as Nerve sends it: prepared statements. */
   nerveTps: number
   nerveExtendedTps: number
+  runs: WriteCostRun[]
+  /** Medians of the runs' own ratios (each run's figure over that run's minimal transaction). */
+  ratios: {
+    nerve: number
+    nerveOfPrepared: number
+    http: number | null
+    httpOfPrepared: number | null
+    httpFewerP99: number | null
+  }
   rows: WriteCostRow[]
   /** EXPLAIN (ANALYZE, BUFFERS) of Nerve's write statement on its own tables, written to this file. */
   explainFile: string
@@ -213,13 +278,22 @@ export interface WriteCostResult {
 
 /**
  * The write cost, measured with pgbench at `connections` clients: the minimal transaction, the
- * minimal transaction carrying a real sheet, Nerve's own transaction on Nerve's tables, then on
- * a copy of them with one thing taken away at a time. Runs alternate the variants `runs` times.
+ * minimal transaction carrying a real sheet, Nerve's own transaction on Nerve's tables — and,
+ * given `http`, Nerve's rolls through HTTP at `connections` clients and at 4 —, then, one client
+ * at a time, Nerve's transaction on a copy of its tables with one thing taken away or done the
+ * other way at a time.
+ * Runs alternate all of these `runs` times.
  */
 export async function benchWriteCost(
   databaseUrl: string,
   workDir: string,
-  options: { runs: number; seconds: number; connections: number; targets: number },
+  options: {
+    runs: number
+    seconds: number
+    connections: number
+    targets: number
+    http?: (connections: number, seconds: number) => Promise<LoadResult>
+  },
 ): Promise<WriteCostResult> {
   const roll = await withClient(databaseUrl, async (client) => {
     const {
@@ -299,6 +373,13 @@ export async function benchWriteCost(
   const eventIndexes = await copiedIndexes(databaseUrl, 'roll_events')
   const outboxIndexes = await copiedIndexes(databaseUrl, 'webhook_deliveries')
   const dropAll = (indexes: { name: string }[]) => indexes.map((index) => `DROP INDEX "${index.name}";`).join(' ')
+  // What migration 20261208000000_lean_roll_write changed, undone one at a time and all together.
+  const before = {
+    causationIndex: 'CREATE INDEX ON "roll_events" ("causation_id");',
+    outboxIndexes:
+      'CREATE INDEX ON "webhook_deliveries" ("endpoint_id", "status", "event_seq"); CREATE INDEX ON "webhook_deliveries" ("status", "next_attempt_at");',
+    toast: 'ALTER TABLE "roll_events" RESET (toast_tuple_target);',
+  }
   const variants: Variant[] = [
     { name: "Nerve's tables (a copy)", change: '' },
     ...eventIndexes.map((index) => ({
@@ -316,28 +397,87 @@ export async function benchWriteCost(
       name: 'payload stored uncompressed',
       change: 'ALTER TABLE "roll_events" ALTER COLUMN "payload" SET STORAGE EXTERNAL;',
     },
+    { name: 'before: outbox ids random (gen_random_uuid)', change: '', randomDeliveryIds: true },
+    { name: 'before: payload to TOAST past 2 KB', change: before.toast },
+    { name: 'before: the index on causation_id', change: before.causationIndex },
     {
-      name: 'all of these taken away',
+      name: 'before: the outbox indexes by (endpoint, status, seq) and (status, next attempt)',
+      change: before.outboxIndexes,
+    },
+    {
+      name: 'before: all four (the write of 2026-12-03)',
+      change: `${before.toast} ${before.causationIndex} ${before.outboxIndexes}`,
+      randomDeliveryIds: true,
+    },
+    {
+      name: 'all taken away (indexes, outbox, foreign keys)',
       change: `${dropAll(eventIndexes)} ${dropAll(outboxIndexes)} DELETE FROM "webhook_endpoints";`,
       foreignKeys: false,
     },
   ]
+  const randomIdsFile = join(workDir, 'write-cost-nerve-random-ids.sql')
+  const randomIds = nerve.script.replace(
+    'SELECT nerve_uuid_v7(), e."campaign_id"',
+    'SELECT gen_random_uuid(), e."campaign_id"',
+  )
+  if (randomIds === nerve.script) throw new Error("the outbox's ids are no longer made by nerve_uuid_v7()")
+  writeFileSync(randomIdsFile, randomIds)
   const copyUrl = `${databaseUrl}?options=${encodeURIComponent(`-csearch_path=${COPY_SCHEMA},public`)}`
   const variables = { targets: options.targets }
-  const pgbench = (url: string, file: string, protocol: 'extended' | 'prepared', more = {}) =>
-    runPgbench(url, file, {
+  const walPosition = () =>
+    withClient(databaseUrl, async (client) => {
+      const { rows } = await client.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS "lsn"')
+      return rows[0]!.lsn
+    })
+  const walSince = (lsn: string) =>
+    withClient(databaseUrl, async (client) => {
+      const { rows } = await client.query<{ bytes: string }>(
+        'SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1::pg_lsn)::text AS "bytes"',
+        [lsn],
+      )
+      return Number(rows[0]!.bytes)
+    })
+  // Throughput, and what each transaction cost PostgreSQL: CPU (every process of the server)
+  // and WAL. With one client the CPU is the work itself, no waiting on the others' locks.
+  const pgbench = async (
+    url: string,
+    file: string,
+    protocol: 'extended' | 'prepared',
+    more = {},
+    connections = options.connections,
+  ) => {
+    await checkpoint(databaseUrl)
+    const [cpuBefore, walBefore] = [await postgresCpuMicros(databaseUrl), await walPosition()]
+    const result = runPgbench(url, file, {
       seconds: options.seconds,
-      connections: options.connections,
+      connections,
       variables: { ...variables, ...more },
       protocol,
-    }).tps
+    })
+    await sleep(200) // the postmaster counts a backend's CPU once it has reaped it
+    const cpu = (await postgresCpuMicros(databaseUrl)) - cpuBefore
+    const wal = await walSince(walBefore)
+    return { tps: result.tps, cpu: cpu / result.transactions, wal: wal / result.transactions }
+  }
+  const http = async (connections: number) => {
+    if (!options.http) return null
+    await checkpoint(databaseUrl)
+    const result = await options.http(connections, options.seconds)
+    console.log(
+      `  Nerve through HTTP, ${connections} connections: ${round(result.requestsPerSecond, 0)} req/s, p99 ${result.p99} ms`,
+    )
+    return { rps: result.requestsPerSecond, p99: result.p99 }
+  }
 
   // Nerve prepares its statements (src/db/prepared.ts): its transaction runs as pgbench -M prepared.
-  pgbench(databaseUrl, files.nerve, 'prepared', nerve.variables) // warm-up
-  const tps = new Map<string, number[]>()
-  const measure = (name: string, value: number) => {
-    tps.set(name, [...(tps.get(name) ?? []), value])
-    console.log(`  ${name}: ${round(value, 0)} tps`)
+  await pgbench(databaseUrl, files.nerve, 'prepared', nerve.variables) // warm-up
+  const measured = new Map<string, Measurement[]>()
+  const measure = (name: string, value: Measurement) => {
+    measured.set(name, [...(measured.get(name) ?? []), value])
+    console.log(
+      `  ${name}: ${round(value.tps, 0)} tps, ${round(value.cpu, 0)} µs of CPU and ${round(value.wal, 0)} bytes of WAL a transaction`,
+    )
+    return value.tps
   }
   const names = {
     minimal: 'minimal roll transaction',
@@ -345,21 +485,39 @@ export async function benchWriteCost(
     heavy: 'minimal, prepared, carrying the real sheet (1 write, 2 in the event)',
     nerve: "Nerve's own transaction on Nerve's tables, prepared",
     nerveExtended: "Nerve's own transaction on Nerve's tables, parsed on every call",
+    minimalAlone: 'minimal roll transaction, prepared, one client',
+    nerveAlone: "Nerve's own transaction, prepared, one client",
   }
+  const runs: WriteCostRun[] = []
   for (let run = 0; run < options.runs; run++) {
     console.log(`  run ${run + 1}`)
-    measure(names.minimal, pgbench(databaseUrl, files.minimal, 'extended'))
-    measure(names.minimalPrepared, pgbench(databaseUrl, files.minimal, 'prepared'))
-    measure(names.heavy, pgbench(databaseUrl, files.heavy, 'prepared', { sheet }))
-    measure(names.nerve, pgbench(databaseUrl, files.nerve, 'prepared', nerve.variables))
-    measure(names.nerveExtended, pgbench(databaseUrl, files.nerve, 'extended', nerve.variables))
+    const minimalTps = measure(names.minimal, await pgbench(databaseUrl, files.minimal, 'extended'))
+    const minimalPreparedTps = measure(names.minimalPrepared, await pgbench(databaseUrl, files.minimal, 'prepared'))
+    measure(names.heavy, await pgbench(databaseUrl, files.heavy, 'prepared', { sheet }))
+    const nerveTps = measure(names.nerve, await pgbench(databaseUrl, files.nerve, 'prepared', nerve.variables))
+    measure(names.nerveExtended, await pgbench(databaseUrl, files.nerve, 'extended', nerve.variables))
+    measure(names.minimalAlone, await pgbench(databaseUrl, files.minimal, 'prepared', {}, 1))
+    measure(names.nerveAlone, await pgbench(databaseUrl, files.nerve, 'prepared', nerve.variables, 1))
+    runs.push({
+      minimalTps,
+      minimalPreparedTps,
+      nerveTps,
+      http: await http(options.connections),
+      httpFewer: await http(4),
+    })
     for (const variant of variants) {
       await copyNerveTables(databaseUrl, variant)
-      measure(variant.name, pgbench(copyUrl, files.nerve, 'prepared', nerve.variables))
+      const file = variant.randomDeliveryIds ? randomIdsFile : files.nerve
+      // One client: what the choice costs each roll, which ten clients' throughput on two cores blurs.
+      measure(variant.name, await pgbench(copyUrl, file, 'prepared', nerve.variables, 1))
     }
   }
-  const medianOf = (name: string) => median(tps.get(name)!)
-  const copied = medianOf(variants[0]!.name)
+  const medianOf = (name: string, of: keyof Measurement = 'tps') => median(measured.get(name)!.map((m) => m[of]))
+  const copy = measured.get(variants[0]!.name)!
+  const ratioOf = (pick: (run: WriteCostRun) => number | undefined) => {
+    const values = runs.map(pick).filter((value): value is number => value !== undefined)
+    return values.length ? round(median(values), 3) : null
+  }
   return {
     minimalScript: scripts.minimal,
     minimalTps: medianOf(names.minimal),
@@ -367,10 +525,28 @@ export async function benchWriteCost(
     heavyMinimalTps: medianOf(names.heavy),
     nerveTps: medianOf(names.nerve),
     nerveExtendedTps: medianOf(names.nerveExtended),
-    rows: [...tps.keys()].map((name) => {
-      const value = medianOf(name)
-      const isCopy = variants.some((variant) => variant.name === name) && name !== variants[0]!.name
-      return { name, tps: round(value, 0), gain: isCopy ? round((value / copied - 1) * 100, 0) : null }
+    runs,
+    ratios: {
+      nerve: ratioOf((run) => run.nerveTps / run.minimalTps)!,
+      nerveOfPrepared: ratioOf((run) => run.nerveTps / run.minimalPreparedTps)!,
+      http: ratioOf((run) => (run.http ? run.http.rps / run.minimalTps : undefined)),
+      httpOfPrepared: ratioOf((run) => (run.http ? run.http.rps / run.minimalPreparedTps : undefined)),
+      httpFewerP99: ratioOf((run) => run.httpFewer?.p99),
+    },
+    rows: [...measured.keys()].map((name) => {
+      const isVariant = variants.some((variant) => variant.name === name) && name !== variants[0]!.name
+      // Each run's variant against the copy measured in the same run, then the median of those.
+      const change = (of: keyof Measurement) =>
+        isVariant ? round(median(measured.get(name)!.map((m, run) => m[of] / copy[run]![of] - 1)) * 100, 0) : null
+      return {
+        name,
+        tps: round(medianOf(name), 0),
+        cpuMicros: round(medianOf(name, 'cpu'), 0),
+        walBytes: round(medianOf(name, 'wal'), 0),
+        gain: change('tps'),
+        cpuChange: change('cpu'),
+        walChange: change('wal'),
+      }
     }),
     explainFile,
     sizes,

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { chownSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
+import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import pg from 'pg'
 
@@ -94,4 +94,50 @@ export async function withClient<T>(url: string, work: (client: pg.Client) => Pr
   } finally {
     await client.end()
   }
+}
+
+/** Clock ticks a second in /proc's CPU times (USER_HZ): 100 on Linux. */
+const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100
+
+/** utime, stime, cutime, cstime of a process, in ticks (/proc/PID/stat, fields 14–17), or zeros once it has gone. */
+function cpuTimes(pid: number): number[] {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // The command name may hold spaces; the fields after its closing parenthesis do not.
+    return stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .slice(11, 15)
+      .map(Number)
+  } catch {
+    return [0, 0, 0, 0]
+  }
+}
+
+/**
+ * The CPU time every process of a PostgreSQL server has used, in µs: the postmaster's own and
+ * that of its children gone (backends that ended, counted into it), and of those still running
+ * (the WAL writer, checkpointer, autovacuum, backends). The server's processes are those of the
+ * postmaster found through a connection (the parent of its backend); it runs on this machine.
+ */
+export async function postgresCpuMicros(url: string): Promise<number> {
+  const postmaster = await withClient(url, async (client) => {
+    const {
+      rows: [row],
+    } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS "pid"')
+    const stat = readFileSync(`/proc/${row!.pid}/stat`, 'utf8')
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+  })
+  const [utime = 0, stime = 0, cutime = 0, cstime = 0] = cpuTimes(postmaster)
+  const children = readdirSync(`/proc/${postmaster}/task`).flatMap((task) =>
+    readFileSync(`/proc/${postmaster}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+  )
+  const ticks = children.reduce(
+    (sum, pid) => {
+      const [u = 0, s = 0] = cpuTimes(pid)
+      return sum + u + s
+    },
+    utime + stime + cutime + cstime,
+  )
+  return (ticks * 1_000_000) / TICKS_PER_SECOND
 }
