@@ -126,10 +126,14 @@ const COMMIT_COPY = `
     SELECT * FROM roll_events WHERE campaign_id = $1::uuid AND type = 'stress-check' ORDER BY seq DESC LIMIT 1
   ), next AS (
     UPDATE campaigns SET last_seq = last_seq + 1 WHERE id = $1::uuid RETURNING id, last_seq
+  ), fresh AS MATERIALIZED (
+    SELECT nerve_uuid_v7() AS id
   ), added AS (
-    INSERT INTO roll_events (id, campaign_id, seq, character_id, type, ruleset, visibility, actor, payload)
-    SELECT nerve_uuid_v7(), next.id, next.last_seq, t.character_id, t.type, t.ruleset, t.visibility, t.actor, t.payload
-    FROM template t, next
+    INSERT INTO roll_events (id, campaign_id, seq, character_id, type, ruleset, visibility, actor, payload,
+      listing, public_listing)
+    SELECT f.id, next.id, next.last_seq, t.character_id, t.type, t.ruleset, t.visibility, t.actor, t.payload,
+      ${copiedListings('t', { id: 'f.id', seq: 'next.last_seq', occurredAt: 'now()' })}
+    FROM template t, next, fresh f
     RETURNING id, campaign_id, seq, type
   )
   INSERT INTO webhook_deliveries (id, campaign_id, endpoint_id, event_id, event_seq, event_type)
