@@ -50,6 +50,9 @@ export async function loadCharacter(repositories: Repositories, principal: Princ
   return character
 }
 
+/** How many times a command reads and writes without locking before it takes the row lock (step 5). */
+const OPTIMISTIC_TRIES = 2
+
 /**
  * Runs a command, the one place its envelope is written. In order:
  * 1. claim the Idempotency-Key (when `once` has one): a request already answered gets that
@@ -59,13 +62,16 @@ export async function loadCharacter(repositories: Repositories, principal: Princ
  * 4. record it in one statement: the character at version + 1, the event, its webhook outbox
  *    rows — only if the character is still at the version read;
  * 5. if another command changed the character between 2 and 4, nothing was written: steps 2–4
- *    run again in a transaction that locks the character's row as it reads it, so they cannot
- *    be overtaken again. A command under an Idempotency-Key takes that transaction at once: its
- *    answer is recorded under the key as the transaction's last write;
+ *    run again the same way, once; overtaken twice, they run in a transaction that locks the
+ *    character's row as it reads it, so they cannot be overtaken again. A command under an
+ *    Idempotency-Key takes that transaction at once: its answer is recorded under the key as the
+ *    transaction's last write;
  * 6. publish to this instance's listeners (SSE streams, the webhook dispatcher);
  * 7. count the event.
  * Most commands find their character as they read it and take one statement to write, with no
- * transaction held open between the server and the database (docs/BENCHMARKS.md, 2b).
+ * transaction held open between the server and the database (docs/BENCHMARKS.md, 2b). The second
+ * try is optimistic too: a transaction holds the character's and the campaign's rows locked
+ * across round trips to a busy server, which the other commands of the campaign queue behind.
  * Publishing and counting come after the commit: nothing is announced that could still roll back.
  */
 export async function runCommand<Target extends Loaded>(
@@ -88,10 +94,11 @@ export async function runCommand<Target extends Loaded>(
     })
   }
   const { body, replayed } = await idempotent(store, principal, once, async (claim) => {
-    if (!claim) {
-      const recorded = await attempt(store)
-      if (recorded) return recorded
-    }
+    if (!claim)
+      for (let tries = 0; tries < OPTIMISTIC_TRIES; tries++) {
+        const recorded = await attempt(store)
+        if (recorded) return recorded
+      }
     return store.transaction(async (tx) => {
       const recorded = await attempt(tx)
       if (!recorded) throw new Error('the character changed while its row was locked')

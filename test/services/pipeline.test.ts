@@ -87,46 +87,96 @@ t.test('a command is recorded with its outbox row, then published and counted on
   t.equal(counted[0], answer.recorded, 'the answer is what is counted')
 })
 
-t.test('a command overtaken between its read and its write reads and decides again under the row lock', async (t) => {
-  const { principal, characterId, context, published, counted, rows } = await setUp(t)
-  const before = await rows()
+/**
+ * A rename that another rename overtakes between its read and its write, `times` times; it notes
+ * for each read whether it ran in a transaction (the pipeline's store is not a transaction's).
+ */
+function overtakenRename(context: CommandContext, principal: Principal, characterId: string, times: number) {
   const calls: string[] = []
+  const locked: boolean[] = []
   const overtaken = rename(principal, characterId, 'Ada', calls)
-  let overtake = true
+  let overtakes = times
   const racing: Command = {
-    load: (repositories) => overtaken.load(repositories),
+    load: (repositories) => {
+      locked.push(repositories !== context.store)
+      return overtaken.load(repositories)
+    },
     async decide(repositories, target) {
-      // Another command changes the character after this one read it, the first time only.
-      if (overtake) {
-        overtake = false
-        await runCommand(context, principal, rename(principal, characterId, 'Bo'))
+      if (overtakes > 0) {
+        overtakes--
+        await runCommand(context, principal, rename(principal, characterId, `Bo${overtakes}`))
       }
       return overtaken.decide(repositories, target)
     },
   }
+  return { racing, calls, locked }
+}
 
-  const answer = await runCommand(context, principal, racing)
-
-  t.same(calls, ['load', 'decide', 'load', 'decide'], 'read and decided twice')
-  t.equal(answer.recorded.character.version, 3, 'after the other command: version 1, +1, +1')
-  t.same(await rows(), { ...before, events: before.events + 2, outbox: before.outbox + 2 }, 'one event each, not three')
-  const [{ seqs, lastSeq }] = (await app.db.withSession((session) =>
+/** The campaign's sequence numbers and the counter that hands them out. */
+async function sequences(campaignId: string) {
+  const [row] = (await app.db.withSession((session) =>
     session.query<{ seqs: number[]; lastSeq: number }>(
       `SELECT array_agg(e."seq"::int ORDER BY e."seq") AS "seqs", max(c."last_seq")::int AS "lastSeq"
        FROM "roll_events" e JOIN "campaigns" c ON c."id" = e."campaign_id" WHERE e."campaign_id" = $1`,
-      [principal.campaign.id],
+      [campaignId],
     ),
   )) as [{ seqs: number[]; lastSeq: number }]
-  t.same(seqs, [1, 2, 3], 'the write that did not happen took no sequence number')
-  t.equal(lastSeq, 3, 'the campaign hands out the next one without a gap')
+  return row
+}
+
+t.test(
+  'a command overtaken between its read and its write reads and decides again, still without a lock',
+  async (t) => {
+    const { principal, characterId, context, published, counted, rows } = await setUp(t)
+    const before = await rows()
+    const { racing, calls, locked } = overtakenRename(context, principal, characterId, 1)
+
+    const answer = await runCommand(context, principal, racing)
+
+    t.same(calls, ['load', 'decide', 'load', 'decide'], 'read and decided twice')
+    t.same(locked, [false, false], 'both tries outside a transaction')
+    t.equal(answer.recorded.character.version, 3, 'after the other command: version 1, +1, +1')
+    t.same(
+      await rows(),
+      { ...before, events: before.events + 2, outbox: before.outbox + 2 },
+      'one event each, not three',
+    )
+    const { seqs, lastSeq } = await sequences(principal.campaign.id)
+    t.same(seqs, [1, 2, 3], 'the write that did not happen took no sequence number')
+    t.equal(lastSeq, 3, 'the campaign hands out the next one without a gap')
+    const events = await app.store.events.allForCharacter(principal.campaign.id, characterId)
+    t.same(
+      events.slice(1).map((event) => (event.payload as { characterName: string }).characterName),
+      ['Bo0', 'Ada'],
+      'after its creation, the overtaking rename, then this one',
+    )
+    t.equal(published.length, 2, 'each command published once')
+    t.equal(counted.length, 2, 'each command counted once')
+  },
+)
+
+t.test('a command overtaken twice reads and decides a third time under the row lock', async (t) => {
+  const { principal, characterId, context, published, counted, rows } = await setUp(t)
+  const before = await rows()
+  const { racing, calls, locked } = overtakenRename(context, principal, characterId, 2)
+
+  const answer = await runCommand(context, principal, racing)
+
+  t.same(calls, ['load', 'decide', 'load', 'decide', 'load', 'decide'], 'read and decided three times')
+  t.same(locked, [false, false, true], 'the third try in a transaction, its row locked as it is read')
+  t.equal(answer.recorded.character.version, 4, 'after the two other commands')
+  t.same(await rows(), { ...before, events: before.events + 3, outbox: before.outbox + 3 }, 'one event each')
+  const { seqs, lastSeq } = await sequences(principal.campaign.id)
+  t.same(seqs, [1, 2, 3, 4], 'the writes that did not happen took no sequence number')
+  t.equal(lastSeq, 4, 'the campaign hands out the next one without a gap')
   const events = await app.store.events.allForCharacter(principal.campaign.id, characterId)
   t.same(
     events.slice(1).map((event) => (event.payload as { characterName: string }).characterName),
-    ['Bo', 'Ada'],
-    'after its creation, the overtaking rename, then this one',
+    ['Bo1', 'Bo0', 'Ada'],
+    'after its creation, the two overtaking renames, then this one',
   )
-  t.equal(published.length, 2, 'each command published once')
-  t.equal(counted.length, 2, 'each command counted once')
+  t.equal(published.length, 3, 'each command published once')
+  t.equal(counted.length, 3, 'each command counted once')
 })
 
 t.test('a decide that throws leaves no event, no outbox row and no idempotency record', async (t) => {
