@@ -124,60 +124,72 @@ async function sequences(campaignId: string) {
   return row
 }
 
-t.test(
-  'a command overtaken between its read and its write reads and decides again, still without a lock',
-  async (t) => {
+/** Overtaken once, a command tries again without a lock; overtaken twice, under the row lock. */
+const overtakings = [
+  {
+    name: 'a command overtaken between its read and its write reads and decides again, still without a lock',
+    times: 1,
+    calls: ['load', 'decide', 'load', 'decide'],
+    locked: [false, false],
+    version: 3,
+    events: 2,
+    seqs: [1, 2, 3],
+    names: ['Bo0', 'Ada'],
+    says: {
+      calls: 'read and decided twice',
+      locked: 'both tries outside a transaction',
+      version: 'after the other command: version 1, +1, +1',
+      events: 'one event each, not three',
+      seqs: 'the write that did not happen took no sequence number',
+      names: 'after its creation, the overtaking rename, then this one',
+    },
+  },
+  {
+    name: 'a command overtaken twice reads and decides a third time under the row lock',
+    times: 2,
+    calls: ['load', 'decide', 'load', 'decide', 'load', 'decide'],
+    locked: [false, false, true],
+    version: 4,
+    events: 3,
+    seqs: [1, 2, 3, 4],
+    names: ['Bo1', 'Bo0', 'Ada'],
+    says: {
+      calls: 'read and decided three times',
+      locked: 'the third try in a transaction, its row locked as it is read',
+      version: 'after the two other commands',
+      events: 'one event each',
+      seqs: 'the writes that did not happen took no sequence number',
+      names: 'after its creation, the two overtaking renames, then this one',
+    },
+  },
+]
+
+for (const overtaking of overtakings)
+  t.test(overtaking.name, async (t) => {
     const { principal, characterId, context, published, counted, rows } = await setUp(t)
     const before = await rows()
-    const { racing, calls, locked } = overtakenRename(context, principal, characterId, 1)
+    const { racing, calls, locked } = overtakenRename(context, principal, characterId, overtaking.times)
+    const { says } = overtaking
 
     const answer = await runCommand(context, principal, racing)
 
-    t.same(calls, ['load', 'decide', 'load', 'decide'], 'read and decided twice')
-    t.same(locked, [false, false], 'both tries outside a transaction')
-    t.equal(answer.recorded.character.version, 3, 'after the other command: version 1, +1, +1')
-    t.same(
-      await rows(),
-      { ...before, events: before.events + 2, outbox: before.outbox + 2 },
-      'one event each, not three',
-    )
+    t.same(calls, overtaking.calls, says.calls)
+    t.same(locked, overtaking.locked, says.locked)
+    t.equal(answer.recorded.character.version, overtaking.version, says.version)
+    const added = overtaking.events
+    t.same(await rows(), { ...before, events: before.events + added, outbox: before.outbox + added }, says.events)
     const { seqs, lastSeq } = await sequences(principal.campaign.id)
-    t.same(seqs, [1, 2, 3], 'the write that did not happen took no sequence number')
-    t.equal(lastSeq, 3, 'the campaign hands out the next one without a gap')
+    t.same(seqs, overtaking.seqs, says.seqs)
+    t.equal(lastSeq, overtaking.seqs.length, 'the campaign hands out the next one without a gap')
     const events = await app.store.events.allForCharacter(principal.campaign.id, characterId)
     t.same(
       events.slice(1).map((event) => (event.payload as { characterName: string }).characterName),
-      ['Bo0', 'Ada'],
-      'after its creation, the overtaking rename, then this one',
+      overtaking.names,
+      says.names,
     )
-    t.equal(published.length, 2, 'each command published once')
-    t.equal(counted.length, 2, 'each command counted once')
-  },
-)
-
-t.test('a command overtaken twice reads and decides a third time under the row lock', async (t) => {
-  const { principal, characterId, context, published, counted, rows } = await setUp(t)
-  const before = await rows()
-  const { racing, calls, locked } = overtakenRename(context, principal, characterId, 2)
-
-  const answer = await runCommand(context, principal, racing)
-
-  t.same(calls, ['load', 'decide', 'load', 'decide', 'load', 'decide'], 'read and decided three times')
-  t.same(locked, [false, false, true], 'the third try in a transaction, its row locked as it is read')
-  t.equal(answer.recorded.character.version, 4, 'after the two other commands')
-  t.same(await rows(), { ...before, events: before.events + 3, outbox: before.outbox + 3 }, 'one event each')
-  const { seqs, lastSeq } = await sequences(principal.campaign.id)
-  t.same(seqs, [1, 2, 3, 4], 'the writes that did not happen took no sequence number')
-  t.equal(lastSeq, 4, 'the campaign hands out the next one without a gap')
-  const events = await app.store.events.allForCharacter(principal.campaign.id, characterId)
-  t.same(
-    events.slice(1).map((event) => (event.payload as { characterName: string }).characterName),
-    ['Bo1', 'Bo0', 'Ada'],
-    'after its creation, the two overtaking renames, then this one',
-  )
-  t.equal(published.length, 3, 'each command published once')
-  t.equal(counted.length, 3, 'each command counted once')
-})
+    t.equal(published.length, added, 'each command published once')
+    t.equal(counted.length, added, 'each command counted once')
+  })
 
 t.test('a decide that throws leaves no event, no outbox row and no idempotency record', async (t) => {
   const { principal, characterId, context, published, counted, rows } = await setUp(t)
