@@ -99,16 +99,16 @@ export async function withClient<T>(url: string, work: (client: pg.Client) => Pr
 /** Clock ticks a second in /proc's CPU times (USER_HZ): 100 on Linux. */
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100
 
+/** The fields of /proc/PID/stat after the command name (which may hold spaces; they do not), from the state on. */
+function statFields(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+}
+
 /** utime, stime, cutime, cstime of a process, in ticks (/proc/PID/stat, fields 14–17), or zeros once it has gone. */
 function cpuTimes(pid: number): number[] {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    // The command name may hold spaces; the fields after its closing parenthesis do not.
-    return stat
-      .slice(stat.lastIndexOf(')') + 2)
-      .split(' ')
-      .slice(11, 15)
-      .map(Number)
+    return statFields(pid).slice(11, 15).map(Number)
   } catch {
     return [0, 0, 0, 0]
   }
@@ -125,8 +125,7 @@ export async function postgresCpuMicros(url: string): Promise<number> {
     const {
       rows: [row],
     } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS "pid"')
-    const stat = readFileSync(`/proc/${row!.pid}/stat`, 'utf8')
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+    return Number(statFields(row!.pid)[1]) // the backend's parent
   })
   const [utime = 0, stime = 0, cutime = 0, cstime = 0] = cpuTimes(postmaster)
   const children = readdirSync(`/proc/${postmaster}/task`).flatMap((task) =>
