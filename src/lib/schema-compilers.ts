@@ -48,8 +48,60 @@ const buildValidator: ValidatorFactory = (externalSchemas) => {
   const strict = { customOptions: { ...AJV_OPTIONS, coerceTypes: false } }
   const lenient = { customOptions: { ...AJV_OPTIONS, coerceTypes: 'array' as const } }
   const body = compiledOnce(externalSchemas, strict, ajv(externalSchemas, strict))
-  const other = compiledOnce(externalSchemas, lenient, ajv(externalSchemas, lenient))
+  const coercing = ajv(externalSchemas, lenient)
+  const other = compiledOnce(externalSchemas, lenient, (route: Parameters<typeof coercing>[0]) =>
+    finiteOnly(coercing(route), route.schema),
+  )
   return (route) => (route.httpPart === 'body' ? body(route) : other(route))
+}
+
+type Validate = ReturnType<ReturnType<ValidatorFactory>>
+interface Issue {
+  instancePath: string
+  schemaPath: string
+  keyword: string
+  params: Record<string, unknown>
+  message: string
+}
+
+/**
+ * Ajv checks that a number is finite before coercing text, not after: `1e309`, `-1e309` and
+ * `Infinity` become ±Infinity, pass `type: integer` and skip `minimum`/`maximum`, which only
+ * look at finite numbers. Text cannot carry a number any other way, so a path, query or header
+ * value that is not finite after coercion is refused here, once for every route, as the bad
+ * value it is (NaN never gets this far: Ajv refuses it).
+ */
+function finiteOnly(validate: Validate, schema: unknown): Validate {
+  const checked = ((data: unknown) => {
+    const valid = validate(data)
+    if (valid !== true) {
+      checked.errors = validate.errors
+      return valid
+    }
+    const issues = nonFiniteNumbers(data, schema)
+    checked.errors = issues.length > 0 ? (issues as typeof validate.errors) : null
+    return issues.length === 0
+  }) as Validate
+  return checked
+}
+
+function nonFiniteNumbers(data: unknown, schema: unknown): Issue[] {
+  if (typeof data !== 'object' || data === null) return []
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ?? {}
+  const issues: Issue[] = []
+  for (const [name, value] of Object.entries(data)) {
+    const values: unknown[] = Array.isArray(value) ? value : [value]
+    if (values.every((item) => typeof item !== 'number' || Number.isFinite(item))) continue
+    const type = properties[name]?.type === 'integer' ? 'integer' : 'number'
+    issues.push({
+      instancePath: `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+      schemaPath: `#/properties/${name}/type`,
+      keyword: 'type',
+      params: { type },
+      message: `must be a finite ${type}`,
+    })
+  }
+  return issues
 }
 
 /**
