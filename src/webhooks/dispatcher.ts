@@ -3,7 +3,13 @@ import type { Config } from '../config.js'
 import type { RollEvent } from '../generated/prisma/client.js'
 import { newId } from '../lib/ids.js'
 import type { Store } from '../repositories/index.js'
-import { PING_EVENT_TYPE, type ClaimedDelivery, type DeliveryToSend, type SendingEndpoint } from './repository.js'
+import {
+  GM_ONLY_SKIPPED_REASON,
+  PING_EVENT_TYPE,
+  type ClaimedDelivery,
+  type DeliveryToSend,
+  type SendingEndpoint,
+} from './repository.js'
 import { eventView } from '../schemas/events.js'
 import packageJson from '../../package.json' with { type: 'json' }
 import { parseRetrySchedule, retryDelay } from './backoff.js'
@@ -271,6 +277,12 @@ export class WebhookDispatcher {
   }
 
   async #deliver(delivery: DeliveryToSend): Promise<void> {
+    // Decided from the endpoint as the claim read it, not as it was when the event was queued:
+    // opting out of GM-only events applies to deliveries already waiting.
+    if (delivery.event?.visibility === 'gm' && !delivery.endpoint.includeGmEvents) {
+      await this.#skip(delivery, GM_ONLY_SKIPPED_REASON)
+      return
+    }
     const attemptedAt = new Date()
     const outcome: AttemptOutcome =
       delivery.eventId && !delivery.event
@@ -299,6 +311,13 @@ export class WebhookDispatcher {
       },
       this.#agents,
     )
+  }
+
+  async #skip(delivery: ClaimedDelivery, reason: string): Promise<void> {
+    const settled = await this.#store.webhooks.skip(delivery.id, delivery.leaseId, reason)
+    const context = { deliveryId: delivery.id, endpointId: delivery.endpointId, eventType: delivery.eventType, reason }
+    if (settled) this.#log.info(context, 'webhook delivery skipped, never sent')
+    else this.#log.warn(context, 'webhook delivery lease ran out before it was skipped')
   }
 
   async #settle(delivery: ClaimedDelivery, outcome: AttemptOutcome, attemptedAt: Date): Promise<void> {

@@ -2,8 +2,12 @@ import type { Prisma, RollEvent } from '../generated/prisma/client.js'
 import type { Db } from '../repositories/db.js'
 
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the type below is derived from it
-const DeliveryStatuses = ['pending', 'delivering', 'delivered', 'failed'] as const
+const DeliveryStatuses = ['pending', 'delivering', 'delivered', 'failed', 'skipped'] as const
 type DeliveryStatus = (typeof DeliveryStatuses)[number]
+
+/** Why a GM-only event's delivery was not sent: the endpoint opted out after it was queued. */
+export const GM_ONLY_SKIPPED_REASON =
+  'the event is GM-only and the endpoint no longer includes GM-only events (includeGmEvents is false)'
 
 /** The event type of a test delivery; it carries no event of the history. */
 export const PING_EVENT_TYPE = 'webhook.ping'
@@ -146,15 +150,36 @@ export class WebhookRepository {
 
   /**
    * Queues a delivery again, due now, as a fresh round of retries (its earlier attempts stay
-   * recorded). False when it is being sent right now.
+   * recorded) — unless its event is GM-only and the endpoint no longer includes GM-only events:
+   * then it is skipped, never sent. False when it is being sent right now.
    */
   async requeue(id: string): Promise<boolean> {
     const changed = await this.db.$executeRaw`
-      UPDATE "webhook_deliveries"
-      SET "status" = 'pending', "attempt_count" = 0, "next_attempt_at" = now(), "delivered_at" = NULL,
+      WITH target AS (
+        SELECT d."id", NOT e."include_gm_events" AND coalesce(ev."visibility" = 'gm', false) AS "withheld"
+        FROM "webhook_deliveries" d
+          JOIN "webhook_endpoints" e ON e."id" = d."endpoint_id"
+          LEFT JOIN "roll_events" ev ON ev."id" = d."event_id"
+        WHERE d."id" = ${id}::uuid
+      )
+      UPDATE "webhook_deliveries" d
+      SET "status" = CASE WHEN t."withheld" THEN 'skipped' ELSE 'pending' END,
+          "skipped_reason" = CASE WHEN t."withheld" THEN ${GM_ONLY_SKIPPED_REASON}::text END,
+          "attempt_count" = 0, "next_attempt_at" = now(), "delivered_at" = NULL,
           "locked_until" = NULL, "lease_id" = NULL
-      WHERE "id" = ${id}::uuid
-        AND NOT ("status" = 'delivering' AND "locked_until" > now())`
+      FROM target t
+      WHERE d."id" = t."id"
+        AND NOT (d."status" = 'delivering' AND d."locked_until" > now())`
+    return changed === 1
+  }
+
+  /** Ends a claimed delivery unsent, as `skipped`, for `reason`. Only the lease holder may: false when the lease was lost. */
+  async skip(id: string, leaseId: string, reason: string): Promise<boolean> {
+    const changed = await this.db.$executeRaw`
+      UPDATE "webhook_deliveries"
+      SET "status" = 'skipped', "skipped_reason" = ${reason}::text, "next_attempt_at" = now(),
+          "locked_until" = NULL, "lease_id" = NULL
+      WHERE "id" = ${id}::uuid AND "lease_id" = ${leaseId}::uuid`
     return changed === 1
   }
 
@@ -359,9 +384,9 @@ export class WebhookRepository {
   }
 
   /**
-   * Retention: deletes up to `limit` deliveries that reached a final state (`delivered`, or
-   * `failed` for good) more than `retentionDays` ago, and their attempts. Both settling
-   * statements set `next_attempt_at` to the moment a delivery became final, so the
+   * Retention: deletes up to `limit` deliveries that reached a final state (`delivered`,
+   * `skipped`, or `failed` for good) more than `retentionDays` ago, and their attempts. Every settling
+   * statement sets `next_attempt_at` to the moment a delivery became final, so the
    * (status, next_attempt_at) index finds them; `delivered_at` is checked too, to be safe.
    * A pending or in-flight delivery is never touched, however old. SKIP LOCKED lets sweeps on
    * several instances run at once without waiting for each other, and passes over a delivery
@@ -372,7 +397,7 @@ export class WebhookRepository {
     const [row] = await this.db.$queryRaw<{ deliveries: number; attempts: number }[]>`
       WITH doomed AS (
         SELECT d."id" FROM "webhook_deliveries" d
-        WHERE d."status" IN ('delivered', 'failed')
+        WHERE d."status" IN ('delivered', 'failed', 'skipped')
           AND d."next_attempt_at" < now() - make_interval(days => ${retentionDays}::integer)
           AND (d."delivered_at" IS NULL OR d."delivered_at" < now() - make_interval(days => ${retentionDays}::integer))
         LIMIT ${limit}::integer

@@ -123,10 +123,16 @@ export const RotateWebhookSecretSchema = Type.Object(
 export type RotateWebhookSecret = Static<typeof RotateWebhookSecretSchema>
 
 const DeliveryStatusSchema = Type.Union(
-  [Type.Literal('pending'), Type.Literal('delivering'), Type.Literal('delivered'), Type.Literal('failed')],
+  [
+    Type.Literal('pending'),
+    Type.Literal('delivering'),
+    Type.Literal('delivered'),
+    Type.Literal('failed'),
+    Type.Literal('skipped'),
+  ],
   {
     description:
-      '`pending`: queued or waiting for its next retry; `delivering`: being sent; `delivered`: the endpoint answered 2xx; `failed`: every retry was used up.',
+      '`pending`: queued or waiting for its next retry; `delivering`: being sent; `delivered`: the endpoint answered 2xx; `failed`: every retry was used up; `skipped`: never sent, and never will be — `skippedReason` says why (a GM-only event, and the endpoint stopped including GM-only events after it was queued).',
   },
 )
 
@@ -160,9 +166,12 @@ export const WebhookDeliverySchema = Type.Object(
       description: 'Attempts in the current round; a redelivery or replay starts a new round.',
     }),
     nextAttemptAt: Type.Union([Timestamp('When the next attempt is due.'), Type.Null()], {
-      description: 'Null once delivered or failed.',
+      description: 'Null once delivered, failed or skipped.',
     }),
     deliveredAt: Type.Union([Timestamp('When the endpoint accepted it.'), Type.Null()]),
+    skippedReason: Type.Union([Type.String(), Type.Null()], {
+      description: 'Why a `skipped` delivery was not sent; null for every other status.',
+    }),
     createdAt: Timestamp('When the delivery was queued.'),
     attempts: Type.Array(ref(WebhookAttemptSchema), { description: 'Every attempt, oldest first.' }),
   },
@@ -273,10 +282,11 @@ export function deliveryView(delivery: WebhookDeliveryRow) {
     eventId: delivery.eventId,
     eventSeq: delivery.eventSeq === null ? null : Number(delivery.eventSeq),
     eventType: delivery.eventType,
-    status: delivery.status as 'pending' | 'delivering' | 'delivered' | 'failed',
+    status: delivery.status as Static<typeof DeliveryStatusSchema>,
     attemptCount: delivery.attemptCount,
     nextAttemptAt: open ? delivery.nextAttemptAt.toISOString() : null,
     deliveredAt: delivery.deliveredAt?.toISOString() ?? null,
+    skippedReason: delivery.status === 'skipped' ? delivery.skippedReason : null,
     createdAt: delivery.createdAt.toISOString(),
     attempts: delivery.attempts.map(attemptView),
   }

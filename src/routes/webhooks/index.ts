@@ -118,7 +118,7 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
         operationId: 'updateWebhook',
         summary: 'Change a webhook endpoint',
         description:
-          'GM only. Changes the URL, description or filters; fields left out stay as they are. New filters apply to events recorded from now on.',
+          'GM only. Changes the URL, description or filters; fields left out stay as they are. New filters apply to events recorded from now on, except `includeGmEvents: false`, which applies at once to what is queued too: a GM-only event’s delivery still waiting is never sent, it ends `skipped` (a delivery already being sent when the change is made finishes).',
         params: WebhookParams,
         body: ref(UpdateWebhookEndpointSchema),
         response: {
@@ -252,10 +252,10 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
         operationId: 'redeliverWebhookDelivery',
         summary: 'Send a delivery again',
         description:
-          'GM only. Queues the delivery again, due now, with a fresh round of retries — delivered or failed alike. It keeps its id, so the consumer sees the same `webhook-id`. 409 while it is being sent; 404 once retention has removed it (delivered or failed longer ago than `WEBHOOK_RETENTION_DAYS`): replay its event instead.',
+          'GM only. Queues the delivery again, due now, with a fresh round of retries — delivered, failed or skipped alike. It keeps its id, so the consumer sees the same `webhook-id`. A GM-only event’s delivery to an endpoint that no longer includes GM-only events is not queued: the answer shows it `skipped`, with its `skippedReason`. 409 while it is being sent; 404 once retention has removed it (final longer ago than `WEBHOOK_RETENTION_DAYS`): replay its event instead.',
         params: WebhookDeliveryParams,
         response: {
-          202: ref(WebhookDeliverySchema, { description: 'Queued again.' }),
+          202: ref(WebhookDeliverySchema, { description: 'Queued again (or skipped, see above).' }),
           ...problems(400, 401, 403, 404, 409),
         },
       },
