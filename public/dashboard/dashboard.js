@@ -31,6 +31,12 @@ const state = {
   characters: new Map(),
   lastSeq: 0,
   seen: new Set(),
+  /** Each character's latest events seen (feed, answers): which roll left a decision open, and who saw it. */
+  recent: new Map(),
+  /** The events in the feed, by id, to redraw one when it is revealed. */
+  feedEvents: new Map(),
+  /** GM-only events revealed to players: event id → the id of the reveal that stands. */
+  revealed: new Map(),
   abort: null,
 }
 
@@ -456,6 +462,7 @@ function renderCharacter(character) {
       h('h3', { id: headingId }, character.name),
       h('span', { class: 'version' }, `version ${character.version}`),
       character.archivedAt ? h('span', { class: 'badge plain' }, 'archived') : null,
+      character.hiddenFromPlayers ? h('span', { class: 'badge warn' }, 'partly hidden from players') : null,
     ),
     body,
     character.pending?.length
@@ -579,6 +586,7 @@ function refreshActionHints() {
   const character = state.characters.get($('action-character').value)
   const key = JSON.stringify([$('action-name').value, hintsFor(character)])
   if (key !== hintsKey) buildActionFields()
+  else refreshVisibilityHint()
 }
 
 function buildActionFields() {
@@ -611,7 +619,86 @@ function buildActionFields() {
   $('dice-fieldset').hidden = !body.properties?.dice
   $('visibility-fieldset').hidden = !body.properties?.visibility
   $('action-submit').textContent = about ? `${about.summary}` : 'Send'
+  refreshVisibilityHint()
   scheduleOdds()
+}
+
+// ------------------------------------------------------------------ who sees it
+
+/**
+ * What "As the rules decide" will record for the action being prepared, and why, from what the
+ * console knows: the roll that left a decision open (seen in the feed or an answer) and whether
+ * GM-only events changed the sheet (`hiddenFromPlayers`). Nerve decides on the server; this
+ * only tells the GM beforehand, and says why "Everyone" deserves a second thought.
+ */
+function visibilityCase() {
+  const character = state.characters.get($('action-character').value)
+  const action = state.ruleset?.actions.find((entry) => entry.name === $('action-name').value)
+  if (!character || !action) return null
+  if (action.kind === 'decision') {
+    const opening = [...(state.recent.get(character.id) ?? [])]
+      .reverse()
+      .find((event) => event.pending?.some((decision) => decision.action === action.name))
+    if (opening?.visibility === 'gm' && !state.revealed.has(opening.id)) {
+      return {
+        hint: 'GM only: follows a GM-only roll.',
+        why: `This settles a roll of ${character.name} made behind the screen (#${opening.seq}): players have not seen it.`,
+      }
+    }
+  }
+  if (character.hiddenFromPlayers) {
+    return {
+      hint: `May be GM only: part of ${character.name}’s sheet is hidden from players, and Nerve keeps the result from them if it would show what the hidden rolls did.`,
+      why: `Part of ${character.name}’s sheet is hidden from players: rolls made behind the screen changed it.`,
+    }
+  }
+  return { hint: 'Everyone: nothing hidden from players is involved.' }
+}
+
+function refreshVisibilityHint() {
+  $('visibility-hint').textContent = visibilityCase()?.hint ?? ''
+}
+
+/** Every action starts from the rules' choice: a choice made for one never carries over to the next. */
+function resetVisibility() {
+  $('visibility-rules').checked = true
+  refreshVisibilityHint()
+}
+
+/** The recorded visibility and Nerve's reason, in a sentence for the GM. */
+function visibilityLine(answer) {
+  const recorded = answer.event?.visibility === 'gm' ? 'Recorded GM only.' : 'Recorded for everyone.'
+  return answer.visibilityReason?.detail ? `${recorded} ${answer.visibilityReason.detail}` : recorded
+}
+
+/** Asks in a modal dialog; resolves true for the confirming button, false for Go back or Escape. */
+function confirmWith({ heading, text, yes }) {
+  const dialog = $('confirm-dialog')
+  const opener = document.activeElement
+  $('confirm-heading').textContent = heading
+  $('confirm-text').textContent = text
+  $('confirm-yes').textContent = yes
+  return new Promise((resolve) => {
+    let done = false
+    const finish = (answer) => {
+      if (done) return
+      done = true
+      $('confirm-yes').removeEventListener('click', onYes)
+      $('confirm-no').removeEventListener('click', onNo)
+      dialog.removeEventListener('close', onNo)
+      if (dialog.open) dialog.close()
+      opener?.focus?.()
+      resolve(answer)
+    }
+    const onYes = () => finish(true)
+    const onNo = () => finish(false)
+    $('confirm-yes').addEventListener('click', onYes)
+    $('confirm-no').addEventListener('click', onNo)
+    // Escape closes the dialog: the same as Go back.
+    dialog.addEventListener('close', onNo)
+    dialog.showModal()
+    $('confirm-no').focus()
+  })
 }
 
 // ------------------------------------------------------------------ the odds before the roll
@@ -780,6 +867,7 @@ function openConsole(characterId, action) {
   if (action) $('action-name').value = action
   buildActionFields()
   resetDice()
+  resetVisibility()
   $('console').scrollIntoView({ block: 'start' })
   ;($('action-fields').querySelector('input, select') ?? $('action-name')).focus()
 }
@@ -800,6 +888,8 @@ function setupConsole() {
   )
   refreshCharacterChoices()
   buildActionFields()
+  resetDice()
+  resetVisibility()
 }
 
 function syncDiceSource() {
@@ -837,7 +927,25 @@ async function submitAction(submitEvent) {
     }
     payload.dice = { source: 'provided', faces }
   }
-  if (body?.properties?.visibility) payload.visibility = $('visibility-gm').checked ? 'gm' : 'public'
+  if (body?.properties?.visibility) {
+    // Left out, Nerve decides (GM-only when it follows a GM-only roll or reads what one did).
+    const chosen = $('visibility-gm').checked ? 'gm' : $('visibility-public').checked ? 'public' : null
+    const risk = visibilityCase()
+    if (chosen === 'public' && risk?.why) {
+      const about = state.ruleset?.actions.find((entry) => entry.name === action)
+      const sure = await confirmWith({
+        heading: 'Show this to everyone?',
+        text: `${risk.why} Sent for everyone, players see that ${about?.summary ?? action} happened, but not what only the hidden rolls established. To show them a hidden roll itself, use Reveal in the live rolls.`,
+        yes: 'Send for everyone',
+      })
+      if (!sure) {
+        result.classList.remove('error')
+        result.textContent = 'Not sent. Choose who sees it, then send again.'
+        return
+      }
+    }
+    if (chosen) payload.visibility = chosen
+  }
   const button = $('action-submit')
   button.disabled = true
   result.classList.remove('error')
@@ -849,9 +957,14 @@ async function submitAction(submitEvent) {
     unanswered = null
     if (answer.event) addToFeed(answer.event, true)
     if (answer.character) upsertCharacter(answer.character)
-    result.textContent = `${answer.character?.name ?? ''}: ${answer.event?.summary ?? 'done'}`
-    // Each roll says where its dice come from: the next one starts from Nerve's dice again.
+    result.replaceChildren(
+      h('span', { class: 'result-summary' }, `${answer.character?.name ?? ''}: ${answer.event?.summary ?? 'done'}`),
+      ' ',
+      h('span', { class: 'result-visibility' }, visibilityLine(answer)),
+    )
+    // Each roll says where its dice come from, and who sees it: the next starts from Nerve's dice and the rules again.
     if (payload.dice) resetDice()
+    resetVisibility()
   } catch (error) {
     if (error instanceof ApiError && error.status < 500) unanswered = null
     result.textContent =
@@ -1114,6 +1227,7 @@ async function addCharacter(submitEvent) {
     $('new-name').value = ''
     setupAddCharacter()
     $('action-character').value = answer.character.id
+    resetVisibility()
     refreshActionHints()
     setStatus(`${answer.character.name} joins the campaign.`)
   } catch (error) {
@@ -1130,9 +1244,11 @@ function diceText(dice) {
 function feedItem(event, isNew) {
   const character = event.characterId ? state.characters.get(event.characterId) : null
   const time = new Date(event.occurredAt)
+  const hidden = event.visibility === 'gm'
+  const revealed = hidden && state.revealed.has(event.id)
   return h(
     'li',
-    { class: isNew ? 'new' : undefined, 'data-seq': event.seq, 'data-type': event.type },
+    { class: isNew ? 'new' : undefined, 'data-seq': event.seq, 'data-type': event.type, 'data-event-id': event.id },
     h(
       'span',
       { class: 'feed-meta' },
@@ -1140,12 +1256,90 @@ function feedItem(event, isNew) {
       h('time', { datetime: event.occurredAt }, time.toLocaleTimeString()),
       ` · ${event.type}`,
       character ? ` · ${character.name}` : '',
-      event.visibility === 'gm' ? ' · GM only' : '',
+      // A player sees a GM-only event only once the GM revealed it.
+      hidden ? (state.mode !== 'gm' ? ' · revealed by the GM' : revealed ? ' · GM only, revealed' : ' · GM only') : '',
     ),
     h('span', { class: 'feed-summary' }, event.summary),
     event.dice?.length ? h('span', { class: 'dice' }, diceText(event.dice)) : null,
     ...(event.followUps ?? []).map(followUpItem),
+    state.mode === 'gm' && hidden && !revealed ? revealTool(event) : null,
   )
+}
+
+/** A GM-only event's Reveal button: after a confirmation, players see the event and what it did. */
+function revealTool(event) {
+  const button = h(
+    'button',
+    { type: 'button', class: 'secondary small', 'aria-label': `Reveal #${event.seq} to players` },
+    'Reveal',
+  )
+  const note = h('span', { class: 'feed-note' })
+  button.addEventListener('click', () => reveal(event, button, note))
+  return h('span', { class: 'feed-tools' }, button, note)
+}
+
+async function reveal(event, button, note) {
+  const name = event.characterName ?? state.characters.get(event.characterId)?.name
+  const sure = await confirmWith({
+    heading: 'Reveal this to players?',
+    text: `Players will see #${event.seq} (${event.summary})${name ? ` and what it did to ${name}’s sheet` : ''}, in their view and on every feed. Undo latest${name ? ` on ${name}` : ''} takes a reveal back while it is the latest event.`,
+    yes: 'Reveal to players',
+  })
+  if (!sure) return
+  button.disabled = true
+  note.classList.remove('error')
+  note.textContent = ''
+  try {
+    const answer = await post(`${campaignPath()}/events/${encodeURIComponent(event.id)}/reveal`, {})
+    if (answer.event) addToFeed(answer.event, true)
+    if (answer.character) upsertCharacter(answer.character)
+    state.revealed.set(event.id, answer.event?.id ?? '')
+    redrawFeedItem(event.id)
+    setStatus(`Revealed to players: #${event.seq}, ${event.summary}`)
+  } catch (error) {
+    button.disabled = false
+    note.classList.add('error')
+    note.textContent = `Not revealed: ${error.message}`
+    setStatus(`Could not reveal #${event.seq}: ${error.message}`, true)
+  }
+}
+
+function redrawFeedItem(eventId) {
+  const event = state.feedEvents.get(eventId)
+  const item = document.querySelector(`#feed li[data-event-id="${CSS.escape(eventId)}"]`)
+  if (event && item) item.replaceWith(feedItem(event, false))
+}
+
+/** Keeps what the console needs of an event: the character's recent events, and which reveals stand. */
+function remember(event) {
+  if (event.type === 'reveal' && event.causationId) {
+    state.revealed.set(event.causationId, event.id)
+    redrawFeedItem(event.causationId)
+  } else if (event.type === 'revert' && event.causationId) {
+    for (const [target, revealId] of state.revealed) {
+      if (revealId !== event.causationId) continue
+      state.revealed.delete(target)
+      if (state.mode === 'gm') redrawFeedItem(target)
+      else removeFromFeed(target)
+    }
+  }
+  if (!event.characterId) return
+  const recent = state.recent.get(event.characterId) ?? []
+  if (recent.some((known) => known.seq === event.seq)) return
+  recent.push(event)
+  recent.sort((a, b) => a.seq - b.seq)
+  if (recent.length > FEED_LENGTH) recent.shift()
+  state.recent.set(event.characterId, recent)
+  if ($('action-character')?.value === event.characterId) refreshVisibilityHint()
+}
+
+/** A player's view drops an event whose reveal was taken back: they may no longer see it. */
+function removeFromFeed(eventId) {
+  const event = state.feedEvents.get(eventId)
+  if (!event) return
+  state.feedEvents.delete(eventId)
+  state.seen.delete(event.seq)
+  document.querySelector(`#feed li[data-event-id="${CSS.escape(eventId)}"]`)?.remove()
 }
 
 /** A roll the result calls for: the GM makes it in one click, at the lowest rank the trigger allows. */
@@ -1167,17 +1361,41 @@ function followUpItem(followUp) {
 }
 
 function addToFeed(event, isNew) {
+  remember(event)
   if (state.only && event.characterId !== state.only) return
   if (state.seen.has(event.seq)) return
   state.seen.add(event.seq)
+  state.feedEvents.set(event.id, event)
   state.lastSeq = Math.max(state.lastSeq, event.seq)
   const feed = $('feed')
-  feed.prepend(feedItem(event, isNew))
-  while (feed.children.length > FEED_LENGTH) feed.lastElementChild.remove()
+  // Newest first; a revealed event, older than what came since, goes in its place.
+  const later = [...feed.children].findLast((item) => Number(item.dataset.seq) > event.seq)
+  if (later) later.after(feedItem(event, isNew))
+  else feed.prepend(feedItem(event, isNew))
+  while (feed.children.length > FEED_LENGTH) {
+    state.feedEvents.delete(feed.lastElementChild.dataset.eventId)
+    feed.lastElementChild.remove()
+  }
+}
+
+/** In a player's view, a reveal brings the event it reveals: they may see it now. */
+async function showRevealed(reveal) {
+  try {
+    const revealed = await api(`${campaignPath()}/events/${encodeURIComponent(reveal.causationId)}?sheets=none`)
+    addToFeed(revealed, true)
+    return revealed
+  } catch (error) {
+    setStatus(`Could not show what the GM revealed: ${error.message}`, true)
+    return null
+  }
 }
 
 async function onEvent(event) {
   addToFeed(event, true)
+  if (state.mode !== 'gm' && event.type === 'reveal' && event.causationId) {
+    const revealed = await showRevealed(event)
+    if (!event.characterId && revealed?.characterId) event = { ...event, characterId: revealed.characterId }
+  }
   if (!event.characterId || (state.only && event.characterId !== state.only)) return
   try {
     upsertCharacter(await api(`${campaignPath()}/characters/${event.characterId}`))
@@ -1280,6 +1498,9 @@ async function connect(campaignId, key, only = null) {
     only,
     characters: new Map(),
     seen: new Set(),
+    recent: new Map(),
+    feedEvents: new Map(),
+    revealed: new Map(),
     lastSeq: 0,
   })
   document.body.dataset.mode = state.mode
@@ -1458,7 +1679,10 @@ function start() {
   $('leave-button').addEventListener('click', forget)
   $('action-form').addEventListener('submit', submitAction)
   $('action-name').addEventListener('change', buildActionFields)
-  $('action-character').addEventListener('change', refreshActionHints)
+  $('action-character').addEventListener('change', () => {
+    resetVisibility()
+    refreshActionHints()
+  })
   $('action-form').addEventListener('input', onFormChange)
   $('action-form').addEventListener('change', onFormChange)
   // Adding or removing a row of a list (an upgrade, a modifier) changes the request too.

@@ -66,8 +66,11 @@ async function dice(page: Page, faces?: string): Promise<void> {
   }
 }
 
-async function visibility(page: Page, who: 'public' | 'gm'): Promise<void> {
-  await page.getByLabel(who === 'gm' ? 'GM only (behind the screen)' : 'Everyone').check()
+const VISIBILITY = { rules: 'As the rules decide', public: 'Everyone', gm: 'GM only (behind the screen)' }
+
+/** Who sees it; each action starts from the rules' choice, which console-secrecy.test.ts checks. */
+async function visibility(page: Page, who: keyof typeof VISIBILITY): Promise<void> {
+  await page.getByLabel(VISIBILITY[who], { exact: true }).check()
 }
 
 /** Sends the console's form; the answer's summary, or the refusal, is returned. */
@@ -181,7 +184,8 @@ const sessions: Session[] = [
       const before = await cardText(page, 'Vera Okafor')
       await choose(page, 'Vera Okafor', 'clear-stressed')
       await fields(page).getByLabel('Reason (optional)').fill('The attacker fled')
-      await visibility(page, 'public')
+      // After the GM-only disorder, Everyone would ask first: the rules decide.
+      await visibility(page, 'rules')
       t.notMatch(await send(page), /^Refused/, 'a GM action: the threat is gone')
       await vera.getByText('Stressed: Violence — panic').waitFor({ state: 'detached' })
       return { secretSeq, before }
@@ -228,7 +232,7 @@ const sessions: Session[] = [
       const before = await cardText(page, 'Ivo Lind')
       await choose(page, 'Ivo Lind', 'rest')
       await fields(page).getByLabel('Health (optional)').fill('2')
-      await visibility(page, 'public')
+      await visibility(page, 'rules')
       t.notMatch(await send(page), /^Refused/, 'a GM action: a rest')
       return { secretSeq, before }
     },
