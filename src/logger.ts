@@ -2,8 +2,13 @@ import { LogController, type FastifyReply, type FastifyRequest, type FastifyServ
 import pino from 'pino'
 import pretty, { type PrettyStream } from 'pino-pretty'
 import type { Config } from './config.js'
+import { redactUrl } from './lib/redact-url.js'
 
-/** Paths pino must never print: credentials in headers and any secret in a logged object. */
+/**
+ * Paths pino must never print: credentials in headers and any secret in a logged object. A
+ * credential inside a URL (a stream ticket in `?ticket=`) is redacted from the URL itself:
+ * see requestValue and OneLinePerRequest.
+ */
 const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
@@ -50,7 +55,23 @@ export function loggerOptions(
   return {
     level: config.LOG_LEVEL,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: { req: requestValue },
     stream: pretty ? terminalStream() : stdoutInBlocks(),
+  }
+}
+
+/**
+ * What Fastify's own `req` serializer logs (but the `Accept-Version` header Nerve never reads),
+ * with the URL's credentials redacted. Anything else logged as `req` is left to the redaction paths.
+ */
+function requestValue(request: FastifyRequest) {
+  if (!('raw' in request)) return request
+  return {
+    method: request.method,
+    url: redactUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
   }
 }
 
@@ -64,8 +85,12 @@ export class OneLinePerRequest extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const line = { req: request, res: reply, responseTime: reply.elapsedTime }
-    const summary = `${request.method} ${request.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)} ms`
+    const summary = `${request.method} ${redactUrl(request.url)} ${reply.statusCode} ${Math.round(reply.elapsedTime)} ms`
     if (error) reply.log.error({ ...line, err: error }, `request errored: ${summary}`)
     else reply.log.info(line, summary)
+  }
+
+  override routeNotFound(request: FastifyRequest): void {
+    request.log.info(`Route ${request.method}:${redactUrl(request.url)} not found`)
   }
 }

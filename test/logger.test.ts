@@ -1,7 +1,9 @@
 import t from 'tap'
 import pino from 'pino'
+import { randomUUID } from 'node:crypto'
 import { Writable } from 'node:stream'
 import { loggerOptions, terminalStream } from '../src/logger.js'
+import { createCampaign } from './helpers/api.js'
 import { buildTestApp } from './helpers/build-app.js'
 
 const PRODUCTION = loggerOptions({ LOG_LEVEL: 'info' }, false) as pino.LoggerOptions
@@ -104,4 +106,55 @@ t.test('on a terminal a request is one short line', async (t) => {
     'time, level, method, URL, status, duration',
   )
   t.notMatch(lines[0], res.headers['x-request-id'], 'without the request id')
+})
+
+t.test('a stream ticket in the URL never reaches the log, whatever the request is answered', async (t) => {
+  const { stream, lines } = lineStream()
+  const app = await buildTestApp(t, {}, { logger: { ...PRODUCTION, stream } })
+  const { campaign, auth } = await createCampaign(app)
+  const streamUrl = `/v1/campaigns/${campaign.id}/events/stream`
+  const mint = async () => {
+    const res = await app.inject({ method: 'POST', url: `${streamUrl}-tickets`, headers: auth })
+    return res.json<{ ticket: string }>().ticket
+  }
+  const tickets: string[] = []
+  const answered: number[] = []
+  for (const ask of [
+    (ticket: string) => ({ method: 'POST' as const, url: `${streamUrl}?ticket=${ticket}` }),
+    (ticket: string) => ({ method: 'DELETE' as const, url: `${streamUrl}?after=1&ticket=${ticket}` }),
+    (ticket: string) => ({ method: 'GET' as const, url: `${streamUrl}?ticket=${ticket}&after=1e309` }),
+    (ticket: string) => ({
+      method: 'GET' as const,
+      url: `/v1/campaigns/${randomUUID()}/events/stream?ticket=${ticket}`,
+    }),
+    (ticket: string) => ({ method: 'GET' as const, url: `${streamUrl}?TICKET=${encodeURIComponent(ticket)}&x=1` }),
+    (ticket: string) => ({ method: 'GET' as const, url: `/v1/nowhere/${ticket}?tick%65t=${ticket}` }),
+  ]) {
+    const ticket = await mint()
+    tickets.push(ticket)
+    answered.push((await app.inject(ask(ticket))).statusCode)
+  }
+  t.same(answered, [405, 405, 400, 404, 401, 404], 'refused as 405, 400, 404 and 401, each ticket unused')
+  const logged = lines.filter((line) => line.req !== undefined || /ticket|nowhere/.test(String(line.msg)))
+  t.ok(logged.length >= tickets.length, `every request was logged (${logged.length} lines)`)
+  const text = lines.map((line) => JSON.stringify(line)).join('\n')
+  for (const ticket of tickets) t.notMatch(text, ticket.slice(7), 'no log line holds any ticket’s value')
+  t.match(
+    logged.find((line) => line.res?.statusCode === 405),
+    { msg: /\?ticket=\[redacted\] 405/, req: { url: /\?ticket=\[redacted\]$/ } },
+    'the line still says a ticket was sent',
+  )
+})
+
+t.test('a key pasted into a URL by mistake is redacted from the log too', async (t) => {
+  const { stream, lines } = lineStream()
+  const app = await buildTestApp(t, {}, { logger: { ...PRODUCTION, stream } })
+  const { campaign, gmKey } = await createCampaign(app)
+  await app.inject({ url: `/v1/campaigns/${campaign.id}?key=${gmKey.key}` })
+  await app.inject({ url: `/v1/campaigns/${campaign.id}/characters?access_token=${gmKey.key}&limit=5` })
+  await app.inject({ url: `/v1/campaigns/${gmKey.key}/characters` })
+  const text = lines.map((line) => JSON.stringify(line)).join('\n')
+  t.ok(lines.length >= 3, 'the requests were logged')
+  t.notMatch(text, gmKey.key.slice(7), 'no log line holds the key')
+  t.match(text, 'limit=5', 'other query parameters are kept')
 })
