@@ -37,6 +37,8 @@ const state = {
   feedEvents: new Map(),
   /** GM-only events revealed to players: event id → the id of the reveal that stands. */
   revealed: new Map(),
+  /** Events undone: event id → the id of the revert that stands. */
+  reverted: new Map(),
   abort: null,
 }
 
@@ -665,10 +667,13 @@ function resetVisibility() {
   refreshVisibilityHint()
 }
 
-/** The recorded visibility and Nerve's reason, in a sentence for the GM. */
+/** The recorded visibility and Nerve's reason, in a sentence for the GM: the console's words for the API's. */
 function visibilityLine(answer) {
   const recorded = answer.event?.visibility === 'gm' ? 'Recorded GM only.' : 'Recorded for everyone.'
-  return answer.visibilityReason?.detail ? `${recorded} ${answer.visibilityReason.detail}` : recorded
+  const detail = (answer.visibilityReason?.detail ?? '')
+    .replace(/send "visibility": "public"/gi, 'choose Everyone')
+    .replace(/send "visibility": "gm"/gi, 'choose GM only')
+  return detail ? `${recorded} ${detail}` : recorded
 }
 
 /** Asks in a modal dialog; resolves true for the confirming button, false for Go back or Escape. */
@@ -1241,11 +1246,18 @@ function diceText(dice) {
   return dice.map((die) => `d${die.sides}: ${die.face}${die.source === 'provided' ? ' (table)' : ''}`).join(', ')
 }
 
+/** What a reveal cannot show (the server says so too): they say nothing of their own. */
+const UNREVEALABLE = new Set(['revert', 'reveal', 'character.created', 'character.archived'])
+
 function feedItem(event, isNew) {
   const character = event.characterId ? state.characters.get(event.characterId) : null
   const time = new Date(event.occurredAt)
   const hidden = event.visibility === 'gm'
   const revealed = hidden && state.revealed.has(event.id)
+  const undone = state.reverted.has(event.id)
+  const canReveal = state.mode === 'gm' && hidden && !revealed && !undone && !UNREVEALABLE.has(event.type)
+  // A reveal carries the event it shows: its dice are that event's.
+  const dice = event.type === 'reveal' ? (event.outcome?.revealed?.dice ?? []) : event.dice
   return h(
     'li',
     { class: isNew ? 'new' : undefined, 'data-seq': event.seq, 'data-type': event.type, 'data-event-id': event.id },
@@ -1256,13 +1268,13 @@ function feedItem(event, isNew) {
       h('time', { datetime: event.occurredAt }, time.toLocaleTimeString()),
       ` · ${event.type}`,
       character ? ` · ${character.name}` : '',
-      // A player sees a GM-only event only once the GM revealed it.
-      hidden ? (state.mode !== 'gm' ? ' · revealed by the GM' : revealed ? ' · GM only, revealed' : ' · GM only') : '',
+      hidden ? (revealed ? ' · GM only, revealed' : ' · GM only') : '',
+      undone ? ' · undone' : '',
     ),
     h('span', { class: 'feed-summary' }, event.summary),
-    event.dice?.length ? h('span', { class: 'dice' }, diceText(event.dice)) : null,
+    dice?.length ? h('span', { class: 'dice' }, diceText(dice)) : null,
     ...(event.followUps ?? []).map(followUpItem),
-    state.mode === 'gm' && hidden && !revealed ? revealTool(event) : null,
+    canReveal ? revealTool(event) : null,
   )
 }
 
@@ -1282,7 +1294,7 @@ async function reveal(event, button, note) {
   const name = event.characterName ?? state.characters.get(event.characterId)?.name
   const sure = await confirmWith({
     heading: 'Reveal this to players?',
-    text: `Players will see #${event.seq} (${event.summary})${name ? ` and what it did to ${name}’s sheet` : ''}, in their view and on every feed. Undo latest${name ? ` on ${name}` : ''} takes a reveal back while it is the latest event.`,
+    text: `Players will see #${event.seq} (${event.summary})${name ? ` and what it did to ${name}’s sheet` : ''}: a reveal event tells them, live and in the history. Undo latest${name ? ` on ${name}` : ''} takes the reveal back while it is the latest event.`,
     yes: 'Reveal to players',
   })
   if (!sure) return
@@ -1310,17 +1322,21 @@ function redrawFeedItem(eventId) {
   if (event && item) item.replaceWith(feedItem(event, false))
 }
 
-/** Keeps what the console needs of an event: the character's recent events, and which reveals stand. */
+/** Keeps what the console needs of an event: the character's recent events, and which reveals and reverts stand. */
 function remember(event) {
-  if (event.type === 'reveal' && event.causationId) {
-    state.revealed.set(event.causationId, event.id)
-    redrawFeedItem(event.causationId)
-  } else if (event.type === 'revert' && event.causationId) {
-    for (const [target, revealId] of state.revealed) {
-      if (revealId !== event.causationId) continue
-      state.revealed.delete(target)
-      if (state.mode === 'gm') redrawFeedItem(target)
-      else removeFromFeed(target)
+  const target = event.causationId
+  if (event.type === 'reveal' && target) {
+    state.revealed.set(target, event.id)
+    redrawFeedItem(target)
+  } else if (event.type === 'revert' && target) {
+    state.reverted.set(target, event.id)
+    redrawFeedItem(target)
+    // Undoing a reveal hides the event again; undoing a revert brings its event back.
+    for (const [id, by] of [...state.revealed, ...state.reverted]) {
+      if (by !== target) continue
+      if (state.revealed.get(id) === target) state.revealed.delete(id)
+      if (state.reverted.get(id) === target) state.reverted.delete(id)
+      redrawFeedItem(id)
     }
   }
   if (!event.characterId) return
@@ -1331,15 +1347,6 @@ function remember(event) {
   if (recent.length > FEED_LENGTH) recent.shift()
   state.recent.set(event.characterId, recent)
   if ($('action-character')?.value === event.characterId) refreshVisibilityHint()
-}
-
-/** A player's view drops an event whose reveal was taken back: they may no longer see it. */
-function removeFromFeed(eventId) {
-  const event = state.feedEvents.get(eventId)
-  if (!event) return
-  state.feedEvents.delete(eventId)
-  state.seen.delete(event.seq)
-  document.querySelector(`#feed li[data-event-id="${CSS.escape(eventId)}"]`)?.remove()
 }
 
 /** A roll the result calls for: the GM makes it in one click, at the lowest rank the trigger allows. */
@@ -1368,7 +1375,7 @@ function addToFeed(event, isNew) {
   state.feedEvents.set(event.id, event)
   state.lastSeq = Math.max(state.lastSeq, event.seq)
   const feed = $('feed')
-  // Newest first; a revealed event, older than what came since, goes in its place.
+  // Newest first, whatever order the answer and the stream arrive in.
   const later = [...feed.children].findLast((item) => Number(item.dataset.seq) > event.seq)
   if (later) later.after(feedItem(event, isNew))
   else feed.prepend(feedItem(event, isNew))
@@ -1378,24 +1385,8 @@ function addToFeed(event, isNew) {
   }
 }
 
-/** In a player's view, a reveal brings the event it reveals: they may see it now. */
-async function showRevealed(reveal) {
-  try {
-    const revealed = await api(`${campaignPath()}/events/${encodeURIComponent(reveal.causationId)}?sheets=none`)
-    addToFeed(revealed, true)
-    return revealed
-  } catch (error) {
-    setStatus(`Could not show what the GM revealed: ${error.message}`, true)
-    return null
-  }
-}
-
 async function onEvent(event) {
   addToFeed(event, true)
-  if (state.mode !== 'gm' && event.type === 'reveal' && event.causationId) {
-    const revealed = await showRevealed(event)
-    if (!event.characterId && revealed?.characterId) event = { ...event, characterId: revealed.characterId }
-  }
   if (!event.characterId || (state.only && event.characterId !== state.only)) return
   try {
     upsertCharacter(await api(`${campaignPath()}/characters/${event.characterId}`))
@@ -1501,6 +1492,7 @@ async function connect(campaignId, key, only = null) {
     recent: new Map(),
     feedEvents: new Map(),
     revealed: new Map(),
+    reverted: new Map(),
     lastSeq: 0,
   })
   document.body.dataset.mode = state.mode
