@@ -10,7 +10,7 @@ import type {
   TraumaSettlement,
   TraumaTableSheet,
 } from './schemas.js'
-import { TraumaResponseRequestSchema, TraumaRollRequestSchema } from './schemas.js'
+import { MAX_ENCOUNTER_TRAUMAS, TraumaResponseRequestSchema, TraumaRollRequestSchema } from './schemas.js'
 import { derive } from './sheet.js'
 import { rowById } from './table.js'
 import { findTrauma } from './upgrades.js'
@@ -42,7 +42,23 @@ export function readTraumaRoll(sheet: TraumaTableSheet, input: unknown): TraumaR
       '/sheet/pendingTrauma',
     )
   }
+  refuseBeyondEncounterLimit(sheet, 'end the encounter (`end-encounter`) before rolling another')
   return request
+}
+
+/**
+ * A trauma accepted past the limit would make a sheet Nerve cannot store; the character's
+ * state, not the request, is at fault, and ending the encounter clears it (409, as a pending
+ * trauma is).
+ */
+function refuseBeyondEncounterLimit(sheet: TraumaTableSheet, whatToDo: string): void {
+  if (sheet.encounterTraumas.length < MAX_ENCOUNTER_TRAUMAS) return
+  throw new RuleError(
+    'ENCOUNTER_TRAUMA_LIMIT',
+    `${MAX_ENCOUNTER_TRAUMAS} traumas have been suffered this encounter, the most Nerve records in one: ${whatToDo}`,
+    'conflict',
+    '/sheet/encounterTraumas',
+  )
 }
 
 export function rollTrauma(sheet: TraumaTableSheet, input: unknown, dice: Dice): Resolution<TraumaTableSheet> {
@@ -121,6 +137,10 @@ function settle(
       summary: `${row.name} answered with ${response.ability}: no effect applied`,
     }
   }
+  refuseBeyondEncounterLimit(
+    sheet,
+    'answer this one with an ability instead; then the encounter can end (`end-encounter`)',
+  )
   const suffered = sufferTrauma(cleared, row, dice)
   const outcome: TraumaSettlement = {
     roll: record,

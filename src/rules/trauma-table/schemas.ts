@@ -311,6 +311,13 @@ export type LastingTraumaEntry = Static<typeof LastingTraumaEntrySchema>
 
 const count = (description: string) => Type.Integer({ minimum: 0, maximum: 10000, default: 0, description })
 
+/**
+ * The most traumas one encounter records: far past any table (each beyond the thirtieth repeats
+ * the top row), and a bound on the sheet every later event of the encounter stores. Reached,
+ * `trauma-roll` is refused until the GM ends the encounter.
+ */
+export const MAX_ENCOUNTER_TRAUMAS = 500
+
 export const TraumaTableSheetSchema = Type.Object(
   {
     scars: count('Scars. Each one upgrades every trauma.'),
@@ -341,7 +348,7 @@ export const TraumaTableSheetSchema = Type.Object(
     lastingTraumas: Type.Array(LastingTraumaEntrySchema, { default: [], maxItems: 10 }),
     encounterTraumas: Type.Array(TraumaRowIdSchema, {
       default: [],
-      maxItems: 500,
+      maxItems: MAX_ENCOUNTER_TRAUMAS,
       description: 'Traumas suffered this encounter, in order (never Unharmed).',
     }),
     insomnia: Type.Boolean({ default: false, description: 'Rests recover half until the next cycle.' }),
