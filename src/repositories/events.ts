@@ -184,7 +184,7 @@ export class EventRepository {
     return this.db.rollEvent.findMany({
       where: { campaignId, characterId },
       orderBy: { seq: 'asc' },
-      select: { id: true, type: true, causationId: true },
+      select: { id: true, seq: true, type: true, visibility: true, causationId: true },
     })
   }
 

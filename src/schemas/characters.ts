@@ -17,6 +17,12 @@ export const CharacterSchema = Type.Object(
     createdAt: Timestamp('When the character was created.'),
     updatedAt: Timestamp('When the sheet last changed.'),
     archivedAt: Type.Union([Timestamp('When the character was archived.'), Type.Null()]),
+    hiddenFromPlayers: Type.Optional(
+      Type.Boolean({
+        description:
+          'GM key only: true while GM-only events have changed the sheet, so players see it as it was before them (docs/guides/hidden-rolls.md). A new event whose result would differ on the sheet players know is then GM-only unless you ask for public.',
+      }),
+    ),
   },
   { $id: 'Character', additionalProperties: false },
 )
@@ -41,6 +47,7 @@ export function characterView(
     createdAt: character.createdAt.toISOString(),
     updatedAt: character.updatedAt.toISOString(),
     archivedAt: character.archivedAt?.toISOString() ?? null,
+    ...(audience === 'gm' ? { hiddenFromPlayers: character.publicSheet !== null } : {}),
   }
 }
 

@@ -45,3 +45,9 @@ export const IdempotencyHeaders = Type.Object({
  * (docs/guides/hidden-rolls.md).
  */
 export type Audience = 'gm' | 'players'
+
+/** Who may see the event a command records, as the request asks: the rule is in src/services/public-view.ts. */
+export const VisibilityChoice = Type.Union([Type.Literal('public'), Type.Literal('gm')], {
+  description:
+    'Leave it out and Nerve decides: GM-only when the event settles, amends or reverts a GM-only event, or when its result would differ on the sheet as players know it; public otherwise. `gm` keeps it from players and from webhooks that did not opt in (GM keys only). `public` shows it to players as they can know it: without any result that only GM-only events could give. The answer’s `visibilityReason` says what was recorded and why (docs/api.md, "Who sees an event").',
+})

@@ -9,8 +9,7 @@ import { CharacterSchema } from './characters.js'
 
 const VisibilitySchema = Type.Union([Type.Literal('public'), Type.Literal('gm')], {
   description:
-    '`gm` events are hidden from player keys and from webhooks that did not opt in, and so is what they did to the sheet: players keep seeing the sheet as it was before them, and later public events as changes of that sheet. Players see only that something happened (`version`, `eventCount` and gaps in `seq` count every event). Whatever settles, changes or reverts a `gm` event is `gm` too, and only the GM key may do it. See docs/guides/hidden-rolls.md.',
-  default: 'public',
+    'Who sees the event. Leave it out and Nerve decides: `gm` when the event settles, amends or reverts a GM-only event, or when its result on the sheet as players know it would differ from its result on the sheet itself (it reads what GM-only events did); `public` otherwise. The answer’s `visibilityReason` says which and why. `gm` events are hidden from player keys and from webhooks that did not opt in, and so is what they did to the sheet: players keep seeing the sheet as it was before them. A GM may send `public` to show players an event anyway: they then see that it happened, with its request and dice, but no result that only a GM-only event could have given (docs/guides/hidden-rolls.md). A player’s own actions are always public. Players see only that a hidden event happened (`version`, `eventCount` and gaps in `seq` count every event); a GM reveals one later with `POST …/events/{eventId}/reveal`.',
 })
 
 export type Visibility = Static<typeof VisibilitySchema>
@@ -72,7 +71,25 @@ export interface PublicView {
   sheetBefore: Sheet
   sheetAfter: Sheet
   pending: PendingDecision[]
+  /** Present when players may not read the event's result: it read what GM-only events did. */
+  outcome?: null
+  summary?: string
+  followUps?: FollowUp[]
 }
+
+const VisibilityReasonSchema = Type.Object(
+  {
+    code: Type.Enum(['requested', 'default', 'follows-gm-only-event', 'reads-hidden-state', 'redacted'], {
+      // Stated, so Swagger UI lists the values.
+      type: 'string',
+      description:
+        '`requested`: as the request said. `default`: public, as nothing hidden is involved. `follows-gm-only-event`: GM-only because it settles, amends or reverts a GM-only event. `reads-hidden-state`: GM-only because its result on the sheet players know would differ. `redacted`: public as asked, but players see it without its result.',
+    }),
+    detail: Type.String({ description: 'The reason in a sentence, for the GM.' }),
+  },
+  { additionalProperties: false, description: 'Why the event was recorded with its `visibility`.' },
+)
+export type VisibilityReason = Static<typeof VisibilityReasonSchema>
 
 /** The JSON an event's payload column holds. */
 export interface EventPayload {
@@ -118,10 +135,10 @@ export function eventView(event: RollEvent, audience: Audience): Event {
     request: payload.request,
     dice: payload.dice,
     unusedFaces: payload.unusedFaces ?? [],
-    outcome: payload.outcome,
-    summary: payload.summary,
+    outcome: shown && 'outcome' in shown ? (shown.outcome ?? null) : payload.outcome,
+    summary: shown?.summary ?? payload.summary,
     pending: routed(event.campaignId, event.characterId, pendingList(shown ? shown.pending : payload.pending)),
-    followUps: routed(event.campaignId, event.characterId, payload.followUps ?? []),
+    followUps: routed(event.campaignId, event.characterId, shown?.followUps ?? payload.followUps ?? []),
     sheetBefore: shown ? shown.sheetBefore : payload.sheetBefore,
     sheetAfter: shown ? shown.sheetAfter : payload.sheetAfter,
   }
@@ -200,6 +217,7 @@ export const CommandResultSchema = Type.Object(
   {
     event: ref(EventSchema),
     character: ref(CharacterSchema),
+    visibilityReason: VisibilityReasonSchema,
   },
   { $id: 'CommandResult', additionalProperties: false },
 )

@@ -93,6 +93,11 @@ export const COMMAND_LINKS: Record<string, Link> = {
     parameters: character,
     description: 'Undo this event (GM only): send `{ "eventId": <event.id> }`.',
   },
+  RevealEvent: {
+    operationId: 'revealEvent',
+    parameters: { campaignId: '$response.body#/event/campaignId', eventId: '$response.body#/event/id' },
+    description: 'Show players this event later, when it was recorded GM-only (GM only; see `event.visibility`).',
+  },
 }
 
 export const CREATED_CHARACTER_LINKS: Record<string, Link> = {
@@ -128,5 +133,10 @@ export const EVENT_LINKS: Record<string, Link> = {
     operationId: 'settleDecision',
     parameters: { campaignId: '$response.body#/campaignId', eventId: '$response.body#/id' },
     description: 'Settle a decision this event left open (see `pending`).',
+  },
+  RevealEvent: {
+    operationId: 'revealEvent',
+    parameters: { campaignId: '$response.body#/campaignId', eventId: '$response.body#/id' },
+    description: 'Show players this GM-only event (GM only; `visibility` is `gm`).',
   },
 }

@@ -2,6 +2,7 @@ import Type, { type Static, type TObject, type TSchema, type TUnsafe } from 'typ
 import { Compile } from 'typebox/compile'
 import { DiceRequestSchema, DieRollSchema } from '../rules/dice.js'
 import { oddsOf, type RuleAction, type RuleSet } from '../rules/rule-set.js'
+import { VisibilityChoice } from './common.js'
 import { ref } from './ref.js'
 import { sheetInputSchema } from './sheets.js'
 
@@ -162,12 +163,7 @@ export function commandBodySchema(action: RuleAction) {
     {
       request: ref(action.request),
       dice: Type.Optional(ref(DiceRequestSchema)),
-      visibility: Type.Optional(
-        Type.Union([Type.Literal('public'), Type.Literal('gm')], {
-          default: 'public',
-          description: '`gm` keeps the roll from players and from webhooks that did not opt in (GM keys only).',
-        }),
-      ),
+      visibility: Type.Optional(VisibilityChoice),
     },
     { $id: `${pascalCase(action.name)}CommandBody`, additionalProperties: false, examples: [{ request }] },
   )

@@ -32,7 +32,7 @@ import { checkWebhookUrl } from '../webhooks/address-guard.js'
 import { generateSecret } from '../webhooks/signing.js'
 import { createKey, GM_KEY } from './campaigns.js'
 import { publicSideOf } from './public-view.js'
-import { rebuildSheet, replayEvent, sameJson, type RecordedEvent } from './replay.js'
+import { rebuildSheet, replayEvent, revealedOn, sameJson, type RecordedEvent, type RevealedEvent } from './replay.js'
 import { campaignView } from '../schemas/campaigns.js'
 import type { EventPayload } from '../schemas/events.js'
 import { endpointView } from '../webhooks/schemas.js'
@@ -392,33 +392,46 @@ class ArchiveImport {
     const { publicSheet, publicView } = publicSideOf(
       { ruleset: ruleSet.id, settings: resolvedWith },
       {
-        visibility: event.visibility,
+        requested: event.visibility,
+        follows: null,
         publicSheet: character.publicSheet,
         sheetBefore,
         sheetAfter,
-        replay: (shown) =>
-          rebuildSheet(ruleSet, { ...recorded, settings: resolvedWith }, shown, (id) =>
-            id === latest?.archivedId ? latest.shownBefore : undefined,
-          ).sheet,
+        outcome: event.outcome,
+        summary: event.summary,
+        followUps: withoutRoute(event.followUps) as EventPayload['followUps'],
+        title: `${name} — ${event.type.replaceAll('-', ' ')}`,
+        replay: (shown) => {
+          if (event.type !== 'reveal') {
+            return rebuildSheet(ruleSet, { ...recorded, settings: resolvedWith }, shown, (id) =>
+              id === latest?.archivedId ? latest.shownBefore : undefined,
+            )
+          }
+          const revealed = (event.outcome as { revealed: RevealedEvent }).revealed
+          const replayed = revealedOn(ruleSet, revealed, resolvedWith, shown)
+          if (!replayed) throw new RuleError('REVEAL_DOES_NOT_REPLAY', 'the revealed event does not replay', 'conflict')
+          return replayed
+        },
       },
     )
 
     const newEventId = newId()
     const mapped = (id: unknown) => (typeof id === 'string' ? (this.eventIds.get(id) ?? id) : id)
-    const reverted = (event.outcome as { reverted?: Record<string, unknown> } | null)?.reverted
+    const linkField = event.type === 'revert' ? 'reverted' : event.type === 'reveal' ? 'revealed' : undefined
+    const linked = linkField
+      ? (event.outcome as Record<string, Record<string, unknown> | undefined> | null)?.[linkField]
+      : undefined
     const payload: EventPayload = {
       characterName: event.characterName,
-      // A revert names the event it takes back: by its id here.
+      // A revert or a reveal names the event it follows: by its id here.
       request:
-        event.type === 'revert' && event.request
+        linkField && event.request
           ? { ...event.request, eventId: mapped((event.request as { eventId?: unknown }).eventId) }
           : event.request,
       dice: event.dice,
       unusedFaces: event.unusedFaces,
       outcome:
-        event.type === 'revert' && reverted
-          ? { ...event.outcome, reverted: { ...reverted, id: mapped(reverted.id) } }
-          : event.outcome,
+        linkField && linked ? { ...event.outcome, [linkField]: { ...linked, id: mapped(linked.id) } } : event.outcome,
       summary: event.summary,
       pending: withoutRoute(event.pending),
       followUps: withoutRoute(event.followUps) as EventPayload['followUps'],

@@ -89,8 +89,9 @@ export function patchCommand(
       return {
         type: 'character.updated',
         name,
-        replay: (sheet) =>
-          body.sheet === undefined ? sheet : sheetWithSettings(principal, mergePatch(sheet, body.sheet)).sheet,
+        replay: (sheet) => ({
+          sheet: body.sheet === undefined ? sheet : sheetWithSettings(principal, mergePatch(sheet, body.sheet)).sheet,
+        }),
         payload: {
           request: body,
           dice: [],
@@ -111,7 +112,7 @@ export function archiveCommand(principal: Principal, characterId: string): Comma
     decide: (_repositories, { character }) => ({
       type: 'character.archived',
       archivedAt: new Date(),
-      replay: (sheet) => sheet,
+      replay: (sheet) => ({ sheet }),
       payload: {
         request: null,
         dice: [],

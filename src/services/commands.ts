@@ -42,21 +42,24 @@ export function actionOfCampaign(principal: Principal, name: string) {
 /** Where a kind of decision stands after an event of the character. */
 interface DecisionState {
   /** The event that left the decision open, or null when none is open. */
-  open: string | null
+  open: LineageEvent | null
   /** The events showing that open decision: the one that opened it, then those that kept it open. */
   shownBy: readonly string[]
   /** Events whose decision was settled, each with the settlement that still stands. */
   settledBy: ReadonlyMap<string, string>
 }
 
+type LineageEvent = Awaited<ReturnType<Repositories['events']['lineageForCharacter']>>[number]
+
 const NOTHING_OPEN: DecisionState = { open: null, shownBy: [], settledBy: new Map() }
 
 /**
  * Replays the character's history for one kind of decision, reverts included: a revert puts the
- * decision back where it stood before the event it takes back, as it puts the sheet back. Only a
- * roll that amends nothing opens a new decision; the rules refuse it while one is open, so such
- * a roll means the earlier one was closed (a GM cleared it). Other events that still show the
- * decision (a passion re-roll, a GM action, a revert that reopened it) keep the same one open.
+ * decision back where it stood before the event it takes back, as it puts the sheet back. An
+ * event after which the sheet no longer waits for the decision closes it (a flip-flop that turned
+ * the failure into a pass, a GM's clearing); only an event that shows the decision while none is
+ * open, or a roll that amends nothing, opens a new one. Other events that still show the decision
+ * (a passion re-roll, a GM action, a revert that reopened it) keep the same one open.
  */
 async function decisionStateFor(
   repositories: Repositories,
@@ -82,9 +85,9 @@ async function decisionStateFor(
     if (showing.has(event.id)) {
       const action = findAction(ruleSet, event.type)
       const opens = next.open === null || (action?.kind === 'roll' && !action.amends)
-      next = opens
-        ? { ...next, open: event.id, shownBy: [event.id] }
-        : { ...next, shownBy: [...next.shownBy, event.id] }
+      next = opens ? { ...next, open: event, shownBy: [event.id] } : { ...next, shownBy: [...next.shownBy, event.id] }
+    } else if (next.open !== null) {
+      next = { ...next, open: null, shownBy: [] }
     }
     state = next
   }
@@ -92,13 +95,19 @@ async function decisionStateFor(
 }
 
 /** The event a decision settles, given in the path: refused unless its decision is the character's open one. */
-function requireOpen(state: DecisionState, eventId: string, decision: string) {
+function requireOpen(state: DecisionState, eventId: string, decision: string, principal: Principal) {
   if (state.shownBy.includes(eventId)) return
   const settlement = state.settledBy.get(eventId)
   if (settlement) throw new ConflictError(`event ${eventId} was already settled by event ${settlement}`)
+  // A player is told that another decision is open, never which, when a GM-only event opened it.
+  const named = state.open && (state.open.visibility === 'public' || principal.role === 'gm')
   throw new ConflictError(
     `the ${decision} decision of event ${eventId} is no longer open${
-      state.open ? `: the character's open one is event ${state.open}; settle that one` : ''
+      named
+        ? `: the character's open one is event ${state.open!.id}; settle that one`
+        : state.open
+          ? ': the character has another one open'
+          : ''
     }`,
   )
 }
@@ -111,8 +120,19 @@ async function amendedEventFor(
   types: readonly string[],
 ) {
   const events = await repositories.events.lineageForCharacter(principal.campaign.id, characterId)
-  const standing: typeof events = []
-  const undone = new Map<string, (typeof events)[number]>()
+  return (
+    standingEvents(events)
+      .reverse()
+      .find((event) => types.includes(event.type))?.id ?? null
+  )
+}
+
+/** The events of a lineage that still stand, in order: those no revert took back, reverts themselves left out. */
+export function standingEvents<Event extends { id: string; type: string; causationId: string | null }>(
+  events: readonly Event[],
+): Event[] {
+  const standing: Event[] = []
+  const undone = new Map<string, Event>()
   for (const event of events) {
     if (event.type !== 'revert') {
       standing.push(event)
@@ -126,7 +146,7 @@ async function amendedEventFor(
       if (taken) undone.set(event.id, taken)
     }
   }
-  return standing.reverse().find((event) => types.includes(event.type))?.id ?? null
+  return standing
 }
 
 /**
@@ -180,9 +200,9 @@ async function decideAction(
   if (action.kind === 'decision') {
     const decision = await decisionStateFor(repositories, principal, characterId, action.name)
     // Settling through an event applies to that event only, never to a newer decision of the same kind.
-    if (settles) requireOpen(decision, settles, action.name)
-    causationId = settles ?? decision.open
-    origin = decision.open
+    if (settles) requireOpen(decision, settles, action.name, principal)
+    causationId = settles ?? decision.open?.id ?? null
+    origin = decision.open?.id ?? null
   } else if (action.amends) {
     causationId = await amendedEventFor(repositories, principal, characterId, action.amends)
     origin = causationId
@@ -190,8 +210,8 @@ async function decideAction(
   const settled = causationId ? await repositories.events.find(principal.campaign.id, causationId) : null
   const followed =
     origin === causationId ? settled : origin ? await repositories.events.find(principal.campaign.id, origin) : null
-  const followsHiddenRoll = settled?.visibility === 'gm' || followed?.visibility === 'gm'
-  if (followsHiddenRoll && principal.role !== 'gm') {
+  const hiddenRoll = [settled, followed].find((event) => event?.visibility === 'gm')
+  if (hiddenRoll && principal.role !== 'gm') {
     throw new ForbiddenError(
       action.kind === 'decision'
         ? 'this decision belongs to a GM-only roll: only the GM may settle it'
@@ -209,18 +229,19 @@ async function decideAction(
   )
   return {
     type: action.name,
-    // Following up a GM-only roll stays GM-only (as its revert does): a public follow-up would show players the hidden roll.
-    visibility: followsHiddenRoll ? 'gm' : (body.visibility ?? 'public'),
+    // A player acts in the open: their actions are public, shown to players through what players know.
+    visibility: principal.role === 'gm' ? body.visibility : 'public',
+    follows: hiddenRoll ? { seq: Number(hiddenRoll.seq), type: hiddenRoll.type } : null,
     causationId,
-    replay: (sheet): unknown =>
+    replay: (sheet) =>
       resolveAction(ruleSet, action, {
         sheet,
         request: body.request,
         dice: { source: 'provided', faces: resolved.dice.map((die) => die.face) },
         settings,
-        // On the sheet players saw, the same dice or none: where they would not all be rolled there, the change is carried over.
+        // On the sheet players saw, the same dice or none: where they would not all be rolled there, the result reads hidden state.
         surplus: 'refuse',
-      }).sheet,
+      }),
     payload: {
       request: body.request as Record<string, unknown>,
       dice: resolved.dice,
@@ -301,11 +322,11 @@ export function revertCommand(principal: Principal, characterId: string, eventId
         throw new ConflictError('a character’s creation cannot be reverted; archive it instead')
       return {
         type: 'revert',
-        visibility: latest.visibility as Visibility,
+        follows: latest.visibility === 'gm' ? { seq: Number(latest.seq), type: latest.type } : null,
         causationId: latest.id,
         ...(latest.type === 'character.archived' ? { archivedAt: null } : {}),
         // Players get back the sheet they saw before the event undone.
-        replay: () => reverted.publicView?.sheetBefore ?? reverted.sheetBefore,
+        replay: () => ({ sheet: reverted.publicView?.sheetBefore ?? reverted.sheetBefore }),
         payload: {
           request: { eventId },
           dice: [],

@@ -3,7 +3,7 @@ import { findRuleSet } from '../rules/index.js'
 import type { CommandCharacter } from '../repositories/characters.js'
 import type { Actor, Visibility } from '../schemas/events.js'
 import type { Repositories } from '../repositories/index.js'
-import { audienceOf, publicSideOf } from './public-view.js'
+import { audienceOf, publicSideOf, type FollowedEvent, type Replayed } from './public-view.js'
 import { characterView } from '../schemas/characters.js'
 import { eventView, type EventPayload } from '../schemas/events.js'
 
@@ -12,7 +12,10 @@ export interface Change {
   character: CommandCharacter
   type: string
   actor: Actor
-  visibility: Visibility
+  /** Who sees it, as the request asked; undefined: derived from what it shows (src/services/public-view.ts). */
+  visibility: Visibility | undefined
+  /** The GM-only event it settles, amends or reverts, if any. */
+  follows: FollowedEvent | null
   causationId: string | null
   idempotencyKey: string | null
   /** Its `pending` is worked out here: an event waits for what its sheet after waits for. */
@@ -20,7 +23,7 @@ export interface Change {
   name?: string
   archivedAt?: Date | null
   /** What the event does to another sheet (the one players see): see `SheetChange.replay`. */
-  replay?: (sheet: Record<string, unknown>) => unknown
+  replay?: (sheet: Record<string, unknown>) => Replayed
 }
 
 /**
@@ -30,11 +33,17 @@ export interface Change {
  * any more (another command changed it meanwhile): nothing was written.
  */
 export async function recordChange(repositories: Repositories, change: Change) {
-  const { publicSheet, publicView } = publicSideOf(change.campaign, {
-    visibility: change.visibility,
+  const name = change.name ?? change.character.name
+  const { visibility, reason, publicSheet, publicView } = publicSideOf(change.campaign, {
+    requested: change.visibility,
+    follows: change.follows,
     publicSheet: change.character.publicSheet,
     sheetBefore: change.payload.sheetBefore,
     sheetAfter: change.payload.sheetAfter,
+    outcome: change.payload.outcome,
+    summary: change.payload.summary,
+    followUps: change.payload.followUps,
+    title: `${name} — ${change.type.replaceAll('-', ' ')}`,
     ...(change.replay ? { replay: change.replay } : {}),
   })
   const ruleSet = findRuleSet(change.campaign.ruleset)
@@ -48,7 +57,7 @@ export async function recordChange(repositories: Repositories, change: Change) {
       characterId: change.character.id,
       type: change.type,
       ruleset: change.campaign.ruleset,
-      visibility: change.visibility,
+      visibility,
       actor: change.actor,
       payload: payload as unknown as Record<string, unknown>,
       causationId: change.causationId,
@@ -58,7 +67,7 @@ export async function recordChange(repositories: Repositories, change: Change) {
       readVersion: change.character.version,
       sheet: change.payload.sheetAfter,
       publicSheet,
-      name: change.name ?? change.character.name,
+      name,
       archivedAt: change.archivedAt,
     },
   )
@@ -66,7 +75,11 @@ export async function recordChange(repositories: Repositories, change: Change) {
   const { event, character } = recorded
   // The answer goes to whoever acted: a player gets the event and the character as players see them.
   const audience = audienceOf(change.actor)
-  return { event: eventView(event, audience), character: characterView(character, change.campaign, audience) }
+  return {
+    event: eventView(event, audience),
+    character: characterView(character, change.campaign, audience),
+    visibilityReason: reason,
+  }
 }
 
 export type Recorded = NonNullable<Awaited<ReturnType<typeof recordChange>>>

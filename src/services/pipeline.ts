@@ -13,12 +13,15 @@ export interface CommandContext {
   metrics: { eventRecorded(recorded: Recorded): void }
 }
 
-/** What a command decided: the event to record and the character after it. Public and caused by nothing unless it says so. */
+/**
+ * What a command decided: the event to record and the character after it. Caused by and
+ * following nothing unless it says so; who sees it is derived unless it says so.
+ */
 export type Decision = Omit<
   Change,
-  'campaign' | 'character' | 'actor' | 'idempotencyKey' | 'visibility' | 'causationId'
+  'campaign' | 'character' | 'actor' | 'idempotencyKey' | 'visibility' | 'causationId' | 'follows'
 > &
-  Partial<Pick<Change, 'visibility' | 'causationId'>>
+  Partial<Pick<Change, 'visibility' | 'causationId' | 'follows'>>
 
 /** What a command read: the character it changes, and whatever else it looked up on the way. */
 export interface Loaded {
@@ -84,8 +87,9 @@ export async function runCommand<Target extends Loaded>(
     const target = await command.load(repositories)
     const decision = await command.decide(repositories, target)
     return recordChange(repositories, {
-      visibility: 'public',
+      visibility: undefined,
       causationId: null,
+      follows: null,
       ...decision,
       campaign: principal.campaign,
       character: target.character,

@@ -1,7 +1,7 @@
 import { mergePatch } from '../lib/merge-patch.js'
 import { RuleError } from '../rules/errors.js'
 import { findAction } from '../rules/index.js'
-import { resolveAction, type RuleSet } from '../rules/rule-set.js'
+import { resolveAction, type FollowUp, type RuleSet } from '../rules/rule-set.js'
 
 /**
  * What replaying an event reads of it: the event as the API shows it (`Event`), and the rule
@@ -44,10 +44,12 @@ export function sameJson(a: unknown, b: unknown): boolean {
   )
 }
 
-/** The sheet an event leaves, and for a roll the outcome it was re-resolved to. */
+/** The sheet an event leaves, and for a roll what it was re-resolved to. */
 interface Rebuilt {
   sheet: unknown
   outcome?: unknown
+  summary?: string
+  followUps?: FollowUp[]
 }
 
 /**
@@ -77,6 +79,9 @@ export function rebuildSheet(
     }
     case 'revert':
       return { sheet: sheetBeforeOf(event.causationId ?? '') }
+    case 'reveal':
+      // What players see changes; the sheet itself does not (see `revealedOn`).
+      return { sheet }
     default: {
       const action = findAction(ruleSet, event.type)
       if (!action) throw new RuleError('UNKNOWN_ACTION', `unknown action ${event.type}`, 'invalid')
@@ -88,9 +93,57 @@ export function rebuildSheet(
         // The recorded dice are exactly those used: a face left over means the rules now roll fewer.
         surplus: 'refuse',
       })
-      return { sheet: resolved.sheet, outcome: resolved.outcome }
+      return {
+        sheet: resolved.sheet,
+        outcome: resolved.outcome,
+        summary: resolved.summary,
+        followUps: resolved.followUps,
+      }
     }
   }
+}
+
+/** What a reveal shows players of the event it reveals: the event as recorded, less the sheets. */
+export interface RevealedEvent {
+  id: string
+  seq: number
+  type: string
+  request: unknown
+  dice: readonly { face: number }[]
+  outcome: unknown
+  summary: string
+  followUps: FollowUp[]
+}
+
+/**
+ * The revealed event replayed on the sheet players see, or undefined where that replay would
+ * show players something other than the event as recorded: then its result read what other
+ * GM-only events did, and revealing it would reveal those too.
+ */
+export function revealedOn(
+  ruleSet: RuleSet,
+  revealed: RevealedEvent,
+  settings: unknown,
+  shown: unknown,
+): { sheet: unknown } | undefined {
+  let rebuilt: Rebuilt
+  try {
+    rebuilt = rebuildSheet(
+      ruleSet,
+      { ...revealed, causationId: null, sheetBefore: null, sheetAfter: null, settings },
+      shown,
+      () => undefined,
+    )
+  } catch (error) {
+    if (error instanceof RuleError) return undefined
+    throw error
+  }
+  const same =
+    !('outcome' in rebuilt) ||
+    (sameJson(rebuilt.outcome, revealed.outcome) &&
+      rebuilt.summary === revealed.summary &&
+      sameJson(rebuilt.followUps ?? [], revealed.followUps))
+  return same ? { sheet: rebuilt.sheet } : undefined
 }
 
 /**

@@ -26,7 +26,7 @@ export interface WebhookContext {
 }
 
 /** Events every campaign records, whatever its rule set. */
-const CHARACTER_EVENT_TYPES = ['character.created', 'character.updated', 'character.archived', 'revert']
+const CHARACTER_EVENT_TYPES = ['character.created', 'character.updated', 'character.archived', 'revert', 'reveal']
 
 async function checkedUrl(context: WebhookContext, url: string): Promise<string> {
   const refused = await checkWebhookUrl(url, context.allowPrivate)

@@ -125,10 +125,11 @@ const SCENARIOS: Scenario[] = [
   },
 ]
 
-const body = (roll: Roll, visibility: 'public' | 'gm' = 'public') => ({
+/** A roll's body; without `visibility`, Nerve derives who sees it. */
+const body = (roll: Roll, visibility?: 'public' | 'gm') => ({
   request: roll.request,
   ...(roll.faces ? { dice: provided(...roll.faces) } : {}),
-  visibility,
+  ...(visibility ? { visibility } : {}),
 })
 
 /** The first `count` messages of the player's event stream, from the start of the history, as sent. */

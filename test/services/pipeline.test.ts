@@ -54,7 +54,7 @@ function rename(principal: Principal, characterId: string, name: string, calls: 
       return {
         type: 'character.updated',
         name,
-        replay: (sheet) => sheet,
+        replay: (sheet) => ({ sheet }),
         payload: {
           request: { name },
           dice: [],

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { OutgoingHttpHeaders } from 'node:http'
 import Type from 'typebox'
 import { DiceRequestSchema } from '../../rules/dice.js'
-import { CampaignParams, IdempotencyHeaders, SeqCursor, Uuid } from '../../schemas/common.js'
+import { CampaignParams, IdempotencyHeaders, SeqCursor, Uuid, VisibilityChoice } from '../../schemas/common.js'
 import {
   CommandResultSchema,
   EventListQuery,
@@ -14,6 +14,7 @@ import {
 import { COMMAND_LINKS, EVENT_LINKS } from '../../schemas/links.js'
 import { created, problems, ref } from '../../schemas/ref.js'
 import { settleCommand } from '../../services/commands.js'
+import { revealCommand } from '../../services/reveal.js'
 import { currentSeq, streamEvents } from '../../services/event-stream.js'
 import { getEvent, listEventsJson } from '../../services/history.js'
 import { runCommand } from '../../services/pipeline.js'
@@ -43,7 +44,7 @@ const DecisionBodySchema = Type.Object(
       },
     ),
     dice: Type.Optional(ref(DiceRequestSchema)),
-    visibility: Type.Optional(Type.Union([Type.Literal('public'), Type.Literal('gm')], { default: 'public' })),
+    visibility: Type.Optional(VisibilityChoice),
   },
   { $id: 'DecisionBody', additionalProperties: false, examples: [{ request: { response: 'panic' } }] },
 )
@@ -239,6 +240,38 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request.principal,
         settleCommand(request.principal, request.params.eventId, request.body),
         onceFor(request, { decision: request.params.eventId, body: request.body }),
+      )
+      return replyCreated(reply, answer)
+    },
+  )
+
+  app.post(
+    '/v1/campaigns/:campaignId/events/:eventId/reveal',
+    {
+      links: { 201: COMMAND_LINKS },
+      config: { access: 'gm' },
+      schema: {
+        tags: ['History'],
+        operationId: 'revealEvent',
+        summary: 'Reveal a GM-only event to players',
+        description:
+          'GM only. Lifts the screen off a GM-only event after the fact: appends a public `reveal` event (the history stays append-only) whose `outcome.revealed` is the revealed event as recorded — its request, dice, outcome and summary — and after which players see what it did to the sheet. The stream and webhooks without GM events deliver the reveal; the revealed event itself stays out of the players’ history (they read it in the reveal). 409 when the event is public, already revealed, reverted, or has nothing of its own to show (a revert, a creation); and when its result read what other GM-only events did (a settlement of a hidden roll, say): the answer names those to reveal first. A reveal is undone like any event, by reverting it. No body.',
+        params: EventParams,
+        headers: IdempotencyHeaders,
+        response: {
+          201: created(CommandResultSchema, 'The reveal event and the character after it.', 'the reveal event', {
+            replayable: true,
+          }),
+          ...problems(400, 401, 403, 404, 409),
+        },
+      },
+    },
+    async (request, reply) => {
+      const answer = await runCommand(
+        context,
+        request.principal,
+        revealCommand(request.principal, request.params.eventId),
+        onceFor(request, { reveal: request.params.eventId }),
       )
       return replyCreated(reply, answer)
     },

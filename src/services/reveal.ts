@@ -1,0 +1,85 @@
+import { ConflictError, NotFoundError } from '../errors.js'
+import type { EventPayload } from '../schemas/events.js'
+import { ruleSetOfCampaign } from './campaign-rules.js'
+import { standingEvents } from './commands.js'
+import type { Principal } from './context.js'
+import { loadCharacter, type Command } from './pipeline.js'
+import { revealedOn, type RevealedEvent } from './replay.js'
+
+/** The events a reveal can show: what the rules resolved, and the GM's edits. Reverts, reveals, creations and archiving say nothing of their own. */
+const UNREVEALABLE = new Set(['revert', 'reveal', 'character.created', 'character.archived'])
+
+/**
+ * A GM shows players a GM-only event after the fact, as a GM lifts the screen off a roll: a new
+ * public event (the history stays append-only) whose outcome carries the revealed event as
+ * recorded, less the sheets, and after which players see what it did to the sheet. Only an event
+ * that reads nothing else hidden can be revealed: replayed on the sheet players know, it must give
+ * the result it recorded; otherwise revealing it would show what other GM-only events did.
+ */
+export function revealCommand(principal: Principal, eventId: string): Command {
+  return {
+    async load(repositories) {
+      const event = await repositories.events.find(principal.campaign.id, eventId)
+      if (!event?.characterId) throw new NotFoundError(`event ${eventId} not found`)
+      return { character: await loadCharacter(repositories, principal, event.characterId) }
+    },
+    async decide(repositories, { character }) {
+      const event = (await repositories.events.find(principal.campaign.id, eventId))!
+      if (event.visibility !== 'gm') throw new ConflictError(`event ${eventId} is public already: players see it`)
+      if (UNREVEALABLE.has(event.type)) {
+        throw new ConflictError(`a ${event.type} event has nothing of its own to reveal; reveal the event it follows`)
+      }
+      const lineage = await repositories.events.lineageForCharacter(principal.campaign.id, character.id)
+      const standing = standingEvents(lineage)
+      if (!standing.some((standingEvent) => standingEvent.id === eventId)) {
+        throw new ConflictError(`event ${eventId} was reverted: there is nothing of it left to reveal`)
+      }
+      const revealedBy = standing.find(
+        (standingEvent) => standingEvent.type === 'reveal' && standingEvent.causationId === eventId,
+      )
+      if (revealedBy) throw new ConflictError(`event ${eventId} was already revealed by event ${revealedBy.id}`)
+
+      const payload = event.payload as unknown as EventPayload
+      const revealed: RevealedEvent = {
+        id: event.id,
+        seq: Number(event.seq),
+        type: event.type,
+        request: payload.request,
+        dice: payload.dice,
+        outcome: payload.outcome,
+        summary: payload.summary,
+        followUps: payload.followUps ?? [],
+      }
+      const ruleSet = ruleSetOfCampaign(principal)
+      const shown = revealedOn(ruleSet, revealed, payload.settings, character.publicSheet ?? character.sheet)
+      if (!shown) {
+        const earlier = standing.filter(
+          (standingEvent) =>
+            standingEvent.visibility === 'gm' &&
+            standingEvent.seq < event.seq &&
+            !standing.some((other) => other.type === 'reveal' && other.causationId === standingEvent.id),
+        )
+        throw new ConflictError(
+          earlier.length > 0
+            ? `event ${eventId} read what earlier GM-only events did: reveal ${earlier.map((hidden) => `${hidden.type} #${hidden.seq}`).join(', ')} first`
+            : `event ${eventId} no longer replays on the sheet players see (later events changed what it read): revealing it would show more than the event itself`,
+        )
+      }
+      return {
+        type: 'reveal',
+        visibility: 'public',
+        causationId: event.id,
+        replay: () => shown,
+        payload: {
+          request: { eventId },
+          dice: [],
+          outcome: { revealed },
+          summary: `Revealed ${event.type} #${event.seq}: ${payload.summary}`,
+          sheetBefore: character.sheet as Record<string, unknown>,
+          sheetAfter: character.sheet as Record<string, unknown>,
+          ...(payload.settings === undefined ? {} : { settings: payload.settings }),
+        },
+      }
+    },
+  }
+}
