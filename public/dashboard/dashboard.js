@@ -937,10 +937,9 @@ async function submitAction(submitEvent) {
     const chosen = $('visibility-gm').checked ? 'gm' : $('visibility-public').checked ? 'public' : null
     const risk = visibilityCase()
     if (chosen === 'public' && risk?.why) {
-      const about = state.ruleset?.actions.find((entry) => entry.name === action)
       const sure = await confirmWith({
         heading: 'Show this to everyone?',
-        text: `${risk.why} Sent for everyone, players see that ${about?.summary ?? action} happened, but not what only the hidden rolls established. To show them a hidden roll itself, use Reveal in the live rolls.`,
+        text: `${risk.why} Sent for everyone, players see that it happened, with what you chose and the dice, but not what only the hidden rolls established. To show them a hidden roll itself, use Reveal in the live rolls.`,
         yes: 'Send for everyone',
       })
       if (!sure) {
