@@ -401,6 +401,7 @@ class ArchiveImport {
         summary: event.summary,
         followUps: withoutRoute(event.followUps) as EventPayload['followUps'],
         title: `${name} — ${event.type.replaceAll('-', ' ')}`,
+        restoresPlayersSheet: event.type === 'revert',
         replay: (shown) => {
           if (event.type !== 'reveal') {
             return rebuildSheet(ruleSet, { ...recorded, settings: resolvedWith }, shown, (id) =>

@@ -327,6 +327,7 @@ export function revertCommand(principal: Principal, characterId: string, eventId
         ...(latest.type === 'character.archived' ? { archivedAt: null } : {}),
         // Players get back the sheet they saw before the event undone.
         replay: () => ({ sheet: reverted.publicView?.sheetBefore ?? reverted.sheetBefore }),
+        restoresPlayersSheet: reverted.publicView !== undefined,
         payload: {
           request: { eventId },
           dice: [],

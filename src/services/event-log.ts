@@ -24,6 +24,7 @@ export interface Change {
   archivedAt?: Date | null
   /** What the event does to another sheet (the one players see): see `SheetChange.replay`. */
   replay?: (sheet: Record<string, unknown>) => Replayed
+  restoresPlayersSheet?: boolean
 }
 
 /**
@@ -45,6 +46,7 @@ export async function recordChange(repositories: Repositories, change: Change) {
     followUps: change.payload.followUps,
     title: `${name} — ${change.type.replaceAll('-', ' ')}`,
     ...(change.replay ? { replay: change.replay } : {}),
+    ...(change.restoresPlayersSheet ? { restoresPlayersSheet: true } : {}),
   })
   const ruleSet = findRuleSet(change.campaign.ruleset)
   if (!ruleSet) throw new Error(`unknown rule set ${change.campaign.ruleset}`)

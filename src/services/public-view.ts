@@ -56,6 +56,11 @@ export interface SheetChange {
   /** What players are told happened when they may not read the outcome: the action's name and the character's. */
   title: string
   replay?: (sheet: Sheet) => Replayed
+  /**
+   * True when the event may change the players' sheet otherwise than the sheet itself even while
+   * the two are the same: a revert restores what players saw before the event it undoes.
+   */
+  restoresPlayersSheet?: boolean
 }
 
 export interface PublicSide {
@@ -72,7 +77,7 @@ export function publicSideOf(campaign: { ruleset: string; settings: unknown }, c
   const hidden = change.publicSheet !== null
   const shownBefore = (change.publicSheet as Sheet | null) ?? change.sheetBefore
   if (change.requested === 'gm') return gmOnly(shownBefore, change, requestedReason('gm'))
-  if (shownBefore === null || (!hidden && change.follows === null)) {
+  if (shownBefore === null || (!hidden && change.follows === null && !change.restoresPlayersSheet)) {
     return { visibility: 'public', reason: requestedReason(change.requested), publicSheet: null }
   }
 
