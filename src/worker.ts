@@ -8,9 +8,11 @@ import { migrate, readMigrations } from './db/migrate.js'
 import { loggerOptions } from './logger.js'
 import { createStore } from './repositories/index.js'
 import { dispatcherOptions, WebhookDispatcher } from './webhooks/dispatcher.js'
+import { DELIVERY_DUE_CHANNEL } from './webhooks/repository.js'
 
 // The webhook dispatcher on its own (`npm run worker`): run any number of these against one
 // PostgreSQL, and the service with WEBHOOK_DISPATCHER=off, to scale delivery apart from the API.
+// Commits in the API's processes wake it through LISTEN/NOTIFY.
 
 let config
 try {
@@ -47,10 +49,12 @@ if (db.engine === 'pglite') {
   )
 }
 
-const dispatcher = new WebhookDispatcher(createStore(db), log, {
-  ...dispatcherOptions(config),
-  releaseLeasesOnStart: db.engine === 'pglite',
-})
+const dispatcher = new WebhookDispatcher(
+  createStore(db),
+  log,
+  { ...dispatcherOptions(config), releaseLeasesOnStart: db.engine === 'pglite' },
+  (onCommit) => db.listen(DELIVERY_DUE_CHANNEL, onCommit),
+)
 
 // Attempts in flight finish and are recorded before the database closes.
 closeWithGrace({ delay: 2 * config.WEBHOOK_TIMEOUT_MS + 5_000 }, async ({ signal, err }) => {

@@ -35,6 +35,12 @@ export interface Database {
    */
   query<Row>(sql: string, params?: unknown[], name?: string): Promise<Row[]>
   withSession<T>(work: (session: SqlSession) => Promise<T>): Promise<T>
+  /**
+   * Calls `onNotification` for each NOTIFY on `channel` once its transaction commits, from any
+   * process. On PostgreSQL through a connection of its own, outside the pool, opened again after
+   * a loss (and then `onNotification` is called once, for what was missed). Returns how to stop.
+   */
+  listen(channel: string, onNotification: () => void): Promise<() => Promise<void>>
   close(): Promise<void>
 }
 
@@ -91,10 +97,55 @@ function openPostgres(connectionString: string, max: number, connectTimeoutMs: n
         client.release()
       }
     },
+    listen: (channel, onNotification) => listenOnPostgres(connectionString, channel, onNotification),
     async close() {
       await prisma.$disconnect()
       await pool.end()
     },
+  }
+}
+
+const LISTEN_RETRY_MS = 1_000
+
+async function listenOnPostgres(
+  connectionString: string,
+  channel: string,
+  onNotification: () => void,
+): Promise<() => Promise<void>> {
+  let client: pg.Client | undefined
+  let retry: NodeJS.Timeout | undefined
+  let stopped = false
+  const again = () => {
+    if (stopped || retry) return
+    retry = setTimeout(() => {
+      retry = undefined
+      void connect().then((listening) => listening && onNotification())
+    }, LISTEN_RETRY_MS)
+    retry.unref()
+  }
+  const connect = async (): Promise<boolean> => {
+    const next = new pg.Client({ connectionString, keepAlive: true })
+    next.on('notification', (message) => message.channel === channel && onNotification())
+    // A lost connection reports an error, then ends: listen again on a new one.
+    next.on('error', () => {})
+    next.once('end', again)
+    try {
+      await next.connect()
+      await next.query(`LISTEN "${channel}"`)
+      if (stopped) await next.end()
+      client = next
+      return !stopped
+    } catch {
+      await next.end().catch(() => {})
+      again()
+      return false
+    }
+  }
+  await connect()
+  return async () => {
+    stopped = true
+    clearTimeout(retry)
+    await client?.end().catch(() => {})
   }
 }
 
@@ -111,6 +162,7 @@ async function openPGlite(dataDir: string): Promise<Database> {
         exec: async (sql) => void (await pglite.exec(sql)),
         query: async <Row>(sql: string, params?: unknown[]) => (await pglite.query<Row>(sql, params)).rows,
       }),
+    listen: (channel, onNotification) => pglite.listen(channel, onNotification),
     async close() {
       await prisma.$disconnect()
       await pglite.close()

@@ -39,6 +39,9 @@ export interface DispatcherOptions {
   retentionBatchSize: number
 }
 
+/** Calls `onCommit` whenever a transaction that queued a due delivery commits; returns how to stop. */
+export type CommitSignal = (onCommit: () => void) => Promise<() => Promise<void>>
+
 /** Retention sweeps run hourly, and once this soon after start (or sooner, when the interval is shorter). */
 const RETENTION_SWEEP_MS = 60 * 60 * 1000
 const FIRST_RETENTION_SWEEP_MS = 30_000
@@ -56,6 +59,23 @@ export function dispatcherOptions(config: Config): Omit<DispatcherOptions, 'rele
     retentionSweepMs: RETENTION_SWEEP_MS,
     retentionBatchSize: RETENTION_BATCH_SIZE,
   }
+}
+
+/**
+ * Deliveries an endpoint's claim leases at most: one claim serves a run of them, still sent one
+ * at a time and in order, so a busy endpoint costs a claim per batch rather than per delivery.
+ */
+const DELIVERIES_PER_CLAIM = 50
+
+/** A claim's deliveries, one batch per endpoint, each in sending order (as the claim returns them). */
+function byEndpoint(claimed: DeliveryToSend[]): DeliveryToSend[][] {
+  const batches = new Map<string, DeliveryToSend[]>()
+  for (const delivery of claimed) {
+    const batch = batches.get(delivery.endpointId)
+    if (batch) batch.push(delivery)
+    else batches.set(delivery.endpointId, [delivery])
+  }
+  return [...batches.values()]
 }
 
 type SettledSuccess = Parameters<Store['webhooks']['settleDelivered']>[0][number]
@@ -97,10 +117,13 @@ function liveSecrets(endpoint: SendingEndpoint, now: Date): string[] {
 
 /**
  * Drains the webhook outbox. Any number of dispatchers (in-process or `npm run worker`) may run
- * against one database: each claims work in a short transaction that locks endpoint rows with
- * SKIP LOCKED and leases one delivery per endpoint, then sends it outside any transaction, then
- * settles it. One delivery per endpoint at a time keeps each endpoint's deliveries in event
- * order; a delivery waiting for its retry does not hold back the ones after it.
+ * against one database: each claims work in one statement that locks endpoint rows with SKIP
+ * LOCKED and leases a run of each one's due deliveries, then sends them outside any transaction,
+ * one at a time and in event order, settling the successes together. One batch per endpoint at
+ * a time keeps each endpoint's deliveries in event order; a delivery waiting for its retry does
+ * not hold back the ones after it. A dispatcher is woken by the commits that queue deliveries
+ * (`commits`: LISTEN, from any process), by its own settlements and by its retries' timers;
+ * its poll is only a fallback.
  */
 export class WebhookDispatcher {
   readonly #store: Store
@@ -110,6 +133,8 @@ export class WebhookDispatcher {
   readonly #leaseMs: number
   readonly #agents = createAgents()
   readonly #inFlight = new Map<string, Promise<void>>()
+  readonly #commits: CommitSignal | undefined
+  #unsubscribe: Promise<() => Promise<void>> | undefined
   #loop: Promise<void> | undefined
   #stopping = false
   #woken = false
@@ -123,15 +148,20 @@ export class WebhookDispatcher {
   /** Successes waiting to be settled together, at the end of this turn of the event loop. */
   #successes: { success: SettledSuccess; settled: (settled: boolean) => void; failed: (err: unknown) => void }[] = []
 
-  constructor(store: Store, log: FastifyBaseLogger, options: DispatcherOptions) {
+  constructor(store: Store, log: FastifyBaseLogger, options: DispatcherOptions, commits?: CommitSignal) {
     this.#store = store
     this.#log = log
     this.#options = options
+    this.#commits = commits
     this.#leaseMs = 2 * options.timeoutMs + 5_000
   }
 
   start(): void {
     if (this.#loop) return
+    this.#unsubscribe = this.#commits?.(() => this.wake()).catch((err: unknown) => {
+      this.#log.error({ err }, 'could not listen for queued webhook deliveries; polling only')
+      return async () => {}
+    })
     this.#loop = this.#run()
     if (this.#options.retentionDays > 0) {
       this.#scheduleSweep(Math.min(FIRST_RETENTION_SWEEP_MS, this.#options.retentionSweepMs))
@@ -150,6 +180,8 @@ export class WebhookDispatcher {
     clearTimeout(this.#retryTimer)
     clearTimeout(this.#retentionTimer)
     this.wake()
+    const unsubscribe = await this.#unsubscribe
+    await unsubscribe?.()
     await this.#loop
     await this.#sweeping
     await Promise.allSettled(this.#inFlight.values())
@@ -252,43 +284,83 @@ export class WebhookDispatcher {
     if (free <= 0) return
     if (!this.#busy && !(await this.#store.webhooks.anyDue())) return
     const leaseId = newId()
+    const claimedAt = Date.now()
     // One statement: on PGlite every other query waits while a transaction is open.
-    const claimed = await this.#store.webhooks.claimDue(free, [...this.#inFlight.keys()], leaseId, this.#leaseMs)
+    const claimed = await this.#store.webhooks.claimDue(
+      free,
+      DELIVERIES_PER_CLAIM,
+      [...this.#inFlight.keys()],
+      leaseId,
+      this.#leaseMs,
+    )
     this.#busy = claimed.length > 0
-    if (claimed.length === 0) return
-    if (this.#stopping) {
-      // Stopping began during the claim: hand the deliveries back untried rather than start them.
-      await Promise.all(claimed.map((delivery) => this.#store.webhooks.release(delivery.id, delivery.leaseId)))
-      return
-    }
-
-    for (const delivery of claimed) {
-      const attempt = this.#deliver(delivery)
+    for (const batch of byEndpoint(claimed)) {
+      const endpointId = batch[0]!.endpointId
+      const sending = this.#deliverInOrder(batch, claimedAt)
         .catch((err: unknown) => {
           // The lease runs out and another attempt follows: at least once, never lost.
-          this.#log.error({ err, deliveryId: delivery.id }, 'recording a webhook attempt failed')
+          this.#log.error({ err, endpointId }, 'recording a webhook attempt failed')
         })
         .finally(() => {
-          this.#inFlight.delete(delivery.endpointId)
+          this.#inFlight.delete(endpointId)
           if (!this.#stopping) this.wake()
         })
-      this.#inFlight.set(delivery.endpointId, attempt)
+      this.#inFlight.set(endpointId, sending)
     }
   }
 
-  async #deliver(delivery: DeliveryToSend): Promise<void> {
+  /**
+   * Sends an endpoint's batch one delivery at a time, in order, and stops at the first failure
+   * (the endpoint then backs off). What was not started is handed back untried, and the endpoint
+   * is let go once every success of the batch is settled.
+   */
+  async #deliverInOrder(batch: DeliveryToSend[], claimedAt: number): Promise<void> {
+    const settling: Promise<void>[] = []
+    // An attempt starts only while its lease outlasts the attempt's timeout.
+    const startBy = claimedAt + this.#options.timeoutMs
+    let started = 0
+    try {
+      for (const delivery of batch) {
+        if (this.#stopping || (started > 0 && Date.now() > startBy)) break
+        if (started > 0 && !(await this.#mayStillSend(delivery))) break
+        started++
+        const { delivered, settled } = await this.#deliver(delivery)
+        settling.push(settled)
+        if (!delivered) break
+      }
+    } finally {
+      await Promise.all(settling)
+      const untried = batch.slice(started)
+      await Promise.all(untried.map((delivery) => this.#store.webhooks.release(delivery.id, delivery.leaseId)))
+      await this.#store.webhooks.releaseEndpoint(batch[0]!.endpointId, batch[0]!.leaseId)
+    }
+  }
+
+  /**
+   * The claim read the endpoint's settings for the whole batch; a GM-only event later in it
+   * is sent only if the endpoint still includes them, read again now.
+   */
+  async #mayStillSend(delivery: DeliveryToSend): Promise<boolean> {
+    if (delivery.event?.visibility !== 'gm' || !delivery.endpoint.includeGmEvents) return true
+    return this.#store.webhooks.stillIncludesGmEvents(delivery.endpointId)
+  }
+
+  /** One attempt; a success's settlement is returned unawaited, so the batch goes on meanwhile. */
+  async #deliver(delivery: DeliveryToSend): Promise<{ delivered: boolean; settled: Promise<void> }> {
     // Decided from the endpoint as the claim read it, not as it was when the event was queued:
     // opting out of GM-only events applies to deliveries already waiting.
     if (delivery.event?.visibility === 'gm' && !delivery.endpoint.includeGmEvents) {
       await this.#skip(delivery, GM_ONLY_SKIPPED_REASON)
-      return
+      return { delivered: true, settled: Promise.resolve() }
     }
     const attemptedAt = new Date()
     const outcome: AttemptOutcome =
       delivery.eventId && !delivery.event
         ? { statusCode: null, latencyMs: 0, error: 'the event is missing', responseExcerpt: null, retryAfterMs: null }
         : await this.#post(delivery, delivery.endpoint, delivery.event, attemptedAt)
-    await this.#settle(delivery, outcome, attemptedAt)
+    if (isSuccess(outcome)) return { delivered: true, settled: this.#settleSuccess(delivery, outcome, attemptedAt) }
+    await this.#settleFailure(delivery, outcome, attemptedAt)
+    return { delivered: false, settled: Promise.resolve() }
   }
 
   #post(delivery: ClaimedDelivery, endpoint: SendingEndpoint, event: RollEvent | null, attemptedAt: Date) {
@@ -320,20 +392,7 @@ export class WebhookDispatcher {
     else this.#log.warn(context, 'webhook delivery lease ran out before it was skipped')
   }
 
-  async #settle(delivery: ClaimedDelivery, outcome: AttemptOutcome, attemptedAt: Date): Promise<void> {
-    const delivered = isSuccess(outcome)
-    const attempts = delivery.attemptCount + 1
-    const retryInMs = delivered
-      ? null
-      : retryDelay(attempts, this.#options.retryScheduleMs, outcome.retryAfterMs ?? null)
-    const context = {
-      deliveryId: delivery.id,
-      endpointId: delivery.endpointId,
-      eventType: delivery.eventType,
-      attempt: attempts,
-      statusCode: outcome.statusCode,
-      latencyMs: outcome.latencyMs,
-    }
+  #attempt(delivery: ClaimedDelivery, outcome: AttemptOutcome, attemptedAt: Date, delivered: boolean) {
     const attempt = {
       id: newId(),
       campaignId: delivery.campaignId,
@@ -344,29 +403,40 @@ export class WebhookDispatcher {
       error: outcome.error ?? (delivered ? null : `the endpoint answered ${outcome.statusCode}`),
       responseExcerpt: outcome.responseExcerpt,
     }
-    // Successes, by far the common case, are settled together; a failure also decides the endpoint's backoff.
-    const { settled, pauseMs, disabledReason } = delivered
-      ? {
-          settled: await this.#settleDelivered({ attempt, leaseId: delivery.leaseId, endpointId: delivery.endpointId }),
-          pauseMs: 0,
-          disabledReason: null,
-        }
-      : await this.#store.transaction(async (tx) => {
-          await tx.webhooks.recordAttempt(attempt)
-          const settled = await tx.webhooks.settle(delivery.id, delivery.leaseId, { delivered, retryInMs })
-          const failed = await tx.webhooks.endpointFailed(delivery.endpointId, {
-            gone: outcome.statusCode === 410,
-            disableAfterMs: this.#options.disableAfterMs,
-            pauseMs: (failures) => this.#endpointPause(failures, outcome.retryAfterMs),
-          })
-          return { settled, ...failed }
-        })
-
-    if (!settled) this.#log.warn(context, 'webhook delivery lease ran out before its attempt was recorded')
-    if (delivered) {
-      this.#log.debug(context, 'webhook delivered')
-      return
+    const context = {
+      deliveryId: delivery.id,
+      endpointId: delivery.endpointId,
+      eventType: delivery.eventType,
+      attempt: delivery.attemptCount + 1,
+      statusCode: outcome.statusCode,
+      latencyMs: outcome.latencyMs,
     }
+    return { attempt, context }
+  }
+
+  /** Successes, by far the common case, are settled together. */
+  async #settleSuccess(delivery: ClaimedDelivery, outcome: AttemptOutcome, attemptedAt: Date): Promise<void> {
+    const { attempt, context } = this.#attempt(delivery, outcome, attemptedAt, true)
+    const settled = await this.#settleDelivered({ attempt, leaseId: delivery.leaseId, endpointId: delivery.endpointId })
+    if (!settled) this.#log.warn(context, 'webhook delivery lease ran out before its attempt was recorded')
+    this.#log.debug(context, 'webhook delivered')
+  }
+
+  /** A failure is settled on its own, with the endpoint's backoff. */
+  async #settleFailure(delivery: ClaimedDelivery, outcome: AttemptOutcome, attemptedAt: Date): Promise<void> {
+    const { attempt, context } = this.#attempt(delivery, outcome, attemptedAt, false)
+    const retryInMs = retryDelay(context.attempt, this.#options.retryScheduleMs, outcome.retryAfterMs ?? null)
+    const { settled, pauseMs, disabledReason } = await this.#store.transaction(async (tx) => {
+      await tx.webhooks.recordAttempt(attempt)
+      const settled = await tx.webhooks.settle(delivery.id, delivery.leaseId, { delivered: false, retryInMs })
+      const failed = await tx.webhooks.endpointFailed(delivery.endpointId, {
+        gone: outcome.statusCode === 410,
+        disableAfterMs: this.#options.disableAfterMs,
+        pauseMs: (failures) => this.#endpointPause(failures, outcome.retryAfterMs),
+      })
+      return { settled, ...failed }
+    })
+    if (!settled) this.#log.warn(context, 'webhook delivery lease ran out before its attempt was recorded')
     this.#log.warn({ ...context, error: outcome.error, retryInMs, pauseMs }, 'webhook delivery failed')
     if (disabledReason) this.#log.warn({ endpointId: delivery.endpointId, disabledReason }, 'webhook endpoint disabled')
     else this.#wakeAt(Date.now() + pauseMs)

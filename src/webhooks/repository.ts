@@ -9,6 +9,9 @@ type DeliveryStatus = (typeof DeliveryStatuses)[number]
 export const GM_ONLY_SKIPPED_REASON =
   'the event is GM-only and the endpoint no longer includes GM-only events (includeGmEvents is false)'
 
+/** The channel a trigger NOTIFYs when a delivery becomes due (migration 20261209200000). */
+export const DELIVERY_DUE_CHANNEL = 'nerve_webhook_deliveries'
+
 /** The event type of a test delivery; it carries no event of the history. */
 export const PING_EVENT_TYPE = 'webhook.ping'
 
@@ -78,6 +81,8 @@ export interface DeliveryToSend extends ClaimedDelivery {
 }
 
 type ClaimRow = ClaimedDelivery & {
+  /** The delivery's place in its endpoint's batch. */
+  position: bigint
   url: string
   secret: string
   previousSecret: string | null
@@ -242,20 +247,31 @@ export class WebhookRepository {
 
   /**
    * The claim, as one statement with no transaction around it: locks up to `limit` endpoints
-   * that are enabled, not backing off, with something due and nothing in flight, oldest due
-   * first (SKIP LOCKED lets dispatchers pass each other); leases each one's next due delivery
-   * (the earliest event not yet tried, else the earliest retry); and returns them with their
-   * endpoints and events, so sending needs no further reads. The statement's snapshot may
-   * predate a claim another dispatcher committed before this one got the endpoint's lock: the
-   * UPDATE re-checks the delivery's own state, which PostgreSQL evaluates against the latest
-   * row version, so such a delivery is not leased twice.
+   * that are enabled, not backing off, with something due and no batch in flight, oldest due
+   * first (SKIP LOCKED lets dispatchers pass each other); leases the endpoint and up to
+   * `perEndpoint` of its due deliveries in the order they are to be sent (the earliest events
+   * not yet tried, then the earliest retries); and returns them in that order with their
+   * endpoints and events, so sending needs no further reads.
+   *
+   * The endpoint is locked FOR NO KEY UPDATE: a roll queueing a delivery holds FOR KEY SHARE on
+   * it (the foreign key) until it commits, which FOR UPDATE would conflict with. The statement's
+   * snapshot may predate another dispatcher's claim or settlement: locking the endpoint re-checks
+   * its latest version, so a batch leased meanwhile is seen, and the UPDATE re-checks each
+   * delivery's latest version, so one settled or leased meanwhile is not leased again.
    */
-  async claimDue(limit: number, excluding: string[], leaseId: string, leaseMs: number): Promise<DeliveryToSend[]> {
+  async claimDue(
+    limit: number,
+    perEndpoint: number,
+    excluding: string[],
+    leaseId: string,
+    leaseMs: number,
+  ): Promise<DeliveryToSend[]> {
     const rows = await this.db.$queryRaw<ClaimRow[]>`
       WITH ready AS (
         SELECT e."id" FROM "webhook_endpoints" e
         WHERE e."enabled"
           AND (e."paused_until" IS NULL OR e."paused_until" <= now())
+          AND (e."leased_until" IS NULL OR e."leased_until" <= now())
           AND e."id" <> ALL(${excluding}::uuid[])
           AND NOT EXISTS (
             SELECT 1 FROM "webhook_deliveries" d
@@ -270,18 +286,25 @@ export class WebhookRepository {
           SELECT min(d."next_attempt_at") FROM "webhook_deliveries" d
           WHERE d."endpoint_id" = e."id" AND d."status" IN ('pending', 'delivering'))
         LIMIT ${limit}::integer
-        FOR UPDATE OF e SKIP LOCKED
+        FOR NO KEY UPDATE OF e SKIP LOCKED
+      ), leased AS (
+        UPDATE "webhook_endpoints" e
+        SET "lease_id" = ${leaseId}::uuid,
+            "leased_until" = now() + make_interval(secs => ${leaseMs / 1000}::double precision)
+        FROM ready WHERE e."id" = ready."id"
       ), head AS (
         -- Each endpoint's next delivery, read in the queue-order index's order.
-        SELECT next."id", next."endpoint_id", next."event_id"
+        SELECT next."id", next."endpoint_id", next."event_id", next."position"
         FROM ready r CROSS JOIN LATERAL (
-          SELECT x."id", x."endpoint_id", x."event_id"
+          SELECT x."id", x."endpoint_id", x."event_id",
+            row_number() OVER (ORDER BY x."attempt_count" > 0, x."event_seq" ASC NULLS FIRST, x."created_at", x."id")
+              AS "position"
           FROM "webhook_deliveries" x
           WHERE x."endpoint_id" = r."id" AND x."status" IN ('pending', 'delivering')
             AND ((x."status" = 'pending' AND x."next_attempt_at" <= now())
               OR (x."status" = 'delivering' AND x."locked_until" <= now()))
           ORDER BY x."attempt_count" > 0, x."event_seq" ASC NULLS FIRST, x."created_at", x."id"
-          LIMIT 1
+          LIMIT ${perEndpoint}::integer
         ) next
       )
       UPDATE "webhook_deliveries" d
@@ -301,7 +324,10 @@ export class WebhookRepository {
         e."previous_secret_expires_at" AS "previousSecretExpiresAt", e."include_gm_events" AS "includeGmEvents",
         ev."character_id" AS "evCharacterId", ev."ruleset" AS "evRuleset", ev."visibility" AS "evVisibility",
         ev."actor" AS "evActor", ev."payload" AS "evPayload", ev."causation_id" AS "evCausationId",
-        ev."idempotency_key" AS "evIdempotencyKey", ev."occurred_at" AS "evOccurredAt"`
+        ev."idempotency_key" AS "evIdempotencyKey", ev."occurred_at" AS "evOccurredAt", head."position"`
+    rows.sort((a, b) =>
+      a.endpointId === b.endpointId ? Number(a.position - b.position) : a.endpointId < b.endpointId ? -1 : 1,
+    )
     return rows.map((row) => ({
       id: row.id,
       campaignId: row.campaignId,
@@ -415,13 +441,32 @@ export class WebhookRepository {
   }
 
   /** Only where no other process can hold a lease (embedded PGlite): a previous run's leases are void. */
-  releaseAllLeases(): Promise<number> {
+  async releaseAllLeases(): Promise<number> {
+    await this.db.$executeRaw`
+      UPDATE "webhook_endpoints" SET "lease_id" = NULL, "leased_until" = NULL WHERE "lease_id" IS NOT NULL`
     return this.db.$executeRaw`
       UPDATE "webhook_deliveries" SET "status" = 'pending', "locked_until" = NULL, "lease_id" = NULL
       WHERE "status" = 'delivering'`
   }
 
-  /** Hands a claimed delivery back untried (its endpoint was disabled meanwhile, or the dispatcher is stopping). */
+  /**
+   * Lets go of an endpoint once its batch has been sent and settled (or handed back): another
+   * dispatcher may claim it from now on.
+   */
+  async releaseEndpoint(id: string, leaseId: string) {
+    await this.db.$executeRaw`
+      UPDATE "webhook_endpoints" SET "lease_id" = NULL, "leased_until" = NULL
+      WHERE "id" = ${id}::uuid AND "lease_id" = ${leaseId}::uuid`
+  }
+
+  /** Whether a batch may go on with a GM-only event: the endpoint is still enabled and still includes them. */
+  async stillIncludesGmEvents(id: string): Promise<boolean> {
+    const [row] = await this.db.$queryRaw<{ yes: boolean }[]>`
+      SELECT "enabled" AND "include_gm_events" AS "yes" FROM "webhook_endpoints" WHERE "id" = ${id}::uuid`
+    return row?.yes ?? false
+  }
+
+  /** Hands a claimed delivery back untried (its batch stopped early, or the dispatcher is stopping). */
   async release(id: string, leaseId: string) {
     await this.db.$executeRaw`
       UPDATE "webhook_deliveries" SET "status" = 'pending', "locked_until" = NULL, "lease_id" = NULL
@@ -472,7 +517,7 @@ export class WebhookRepository {
   ): Promise<{ pauseMs: number; disabledReason: string | null }> {
     const windowReason = `failing for longer than ${Math.round(options.disableAfterMs / 1000)} s`
     const [row] = await this.db.$queryRaw<{ consecutiveFailures: number; disabledReason: string | null }[]>`
-      WITH before AS (SELECT "enabled", "failing_since" FROM "webhook_endpoints" WHERE "id" = ${id}::uuid FOR UPDATE),
+      WITH before AS (SELECT "enabled", "failing_since" FROM "webhook_endpoints" WHERE "id" = ${id}::uuid FOR NO KEY UPDATE),
       decided AS (
         SELECT CASE
           WHEN NOT before."enabled" THEN NULL

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { WebhookDispatcher, type DispatcherOptions } from '../../webhooks/dispatcher.js'
+import { DELIVERY_DUE_CHANNEL } from '../../webhooks/repository.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,10 +23,13 @@ export default fp<WebhookDispatcherPluginOptions>(
       app.decorate('webhookDispatcher', { wake() {} })
       return
     }
-    const dispatcher = new WebhookDispatcher(app.store, app.log.child({ component: 'webhook-dispatcher' }), {
-      ...options,
-      releaseLeasesOnStart: app.db.engine === 'pglite',
-    })
+    // Woken by this instance's own events at once, and by other instances' commits through LISTEN.
+    const dispatcher = new WebhookDispatcher(
+      app.store,
+      app.log.child({ component: 'webhook-dispatcher' }),
+      { ...options, releaseLeasesOnStart: app.db.engine === 'pglite' },
+      (onCommit) => app.db.listen(DELIVERY_DUE_CHANNEL, onCommit),
+    )
     app.decorate('webhookDispatcher', dispatcher)
     const unsubscribe = app.eventFeed.subscribe('*', () => dispatcher.wake())
     app.addHook('onReady', async () => dispatcher.start())
