@@ -78,3 +78,18 @@ t.test('finite numbers at the edges are still checked against their bounds, not 
   const fine = await app.inject({ url: `${events}?after=0&limit=100`, headers: auth })
   t.equal(fine.statusCode, 200, 'ordinary values still pass')
 })
+
+t.test(
+  'a path the router cannot read (bad percent-encoding, a segment past 100 characters) is 404 saying why',
+  async (t) => {
+    for (const [segment, why] of [
+      ['%E0%A4%A', /not valid percent-encoded UTF-8/],
+      ['x'.repeat(3000), /longer than any id or name/],
+    ] as const) {
+      const res = await app.inject({ url: `/v1/campaigns/${segment}/export`, headers: auth })
+      t.equal(res.statusCode, 404, `${segment.slice(0, 20)}: a status every operation with a path parameter documents`)
+      t.match(res.json(), { code: 'ROUTE_NOT_FOUND', detail: why }, 'says why the path names nothing')
+      t.ok(res.json<{ detail: string }>().detail.length < 400, 'without echoing a long path whole')
+    }
+  },
+)

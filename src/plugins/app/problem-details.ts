@@ -51,6 +51,16 @@ function unsupportedMediaType(request: FastifyRequest): string {
   return `Send the body as ${acceptedMediaType(request)}${sent ? `, not ${sent}` : ' (no Content-Type was given)'}.`
 }
 
+/**
+ * Paths the router cannot read, which Fastify answers 400 or 414 before any route is found: no
+ * id or name can be in them, so they name nothing, as an unknown path does (404), a status every
+ * operation with a path parameter documents.
+ */
+const UNREADABLE_PATHS: Record<string, string> = {
+  FST_ERR_BAD_URL: 'a path segment is not valid percent-encoded UTF-8',
+  FST_ERR_MAX_PARAM_LENGTH: 'a path segment is longer than any id or name (100 characters)',
+}
+
 export function problemFor(
   error: FastifyError | RuleError | InvalidFieldError | ArchiveRefusedError,
   request: FastifyRequest,
@@ -107,6 +117,19 @@ export function problemFor(
       code: error.code,
       line: error.line,
       seq: error.seq,
+    }
+  }
+
+  const unreadablePath = UNREADABLE_PATHS[error.code ?? '']
+  if (unreadablePath !== undefined) {
+    const path = request.url.split('?')[0] ?? ''
+    return {
+      ...base,
+      type: 'about:blank',
+      title: 'Not Found',
+      status: 404,
+      detail: `No route ${request.method} ${path.length > 200 ? `${path.slice(0, 200)}…` : path}: ${unreadablePath}. The API is described at /docs.`,
+      code: 'ROUTE_NOT_FOUND',
     }
   }
 
