@@ -37,7 +37,7 @@ ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 # carry). Left alone, V8 sizes its heap for the host's memory and collects lazily, so the
 # process grows to hundreds of MB of garbage. Load shedding's heap threshold defaults to a share
 # of this limit, so it answers 503 before an out-of-memory. `npm run bench` starts the server
-# with the flags read from this line; docs/DEPLOY.md has the measurements.
+# with the flags read from this line (not CMD's); docs/DEPLOY.md has the measurements.
 ENV NODE_OPTIONS="--max-old-space-size=128 --max-semi-space-size=1"
 WORKDIR /app
 RUN mkdir -p /data && chown node:node /data
