@@ -311,3 +311,52 @@ t.test(
     t.same(problems, [], 'no script errors and no Content-Security-Policy violations')
   },
 )
+
+t.test(
+  'a retrieval on a public roll, after a GM-only roll of another character, is public: no “Retrieval pending” left forever',
+  { skip: chromiumMissing, timeout: 240_000 },
+  async (t) => {
+    const app = await buildTestApp(t)
+    const baseUrl = await listen(app)
+    const { context, page } = await launchBrowser(t, { width: 1440, height: 1000 })
+    await page.goto(`${baseUrl}/dashboard`)
+    await page.locator('#new-campaign-name').fill('The Long Winter')
+    await page.getByLabel('Rule set').selectOption('reaction-rolls')
+    await page.getByRole('button', { name: 'Create campaign' }).click()
+    await page.locator('#stream-state[data-state="live"]').waitFor()
+    await page.getByRole('button', { name: 'I have saved them' }).click()
+    await addCharacter(page, 'Mira Tal')
+    await addCharacter(page, 'Oren Vale')
+
+    // Behind the screen for Oren.
+    await choose(page, 'Oren Vale', 'reaction-roll')
+    await fields(page).getByLabel('Ability (optional)').selectOption({ label: 'Composure (d6)' })
+    await fields(page).getByLabel('Pressure', { exact: true }).selectOption({ label: '4' })
+    await page.getByLabel('GM only (behind the screen)').check()
+    t.match(await send(page), /Recorded GM only/, 'a GM-only roll for Oren')
+
+    // Mira's roll in the open, and the retrieval that settles it: nothing carries over.
+    await choose(page, 'Mira Tal', 'reaction-roll')
+    t.ok(await rules(page).isChecked(), 'the next roll starts at the rules’ choice, not GM only')
+    await fields(page).getByLabel('Ability (optional)').selectOption({ label: 'Agility (d6)' })
+    await fields(page).getByLabel('Pressure', { exact: true }).selectOption({ label: '6' })
+    await page.getByLabel('Rolled at the table').check()
+    await page.getByLabel('Faces rolled').fill('4')
+    t.match(await send(page), /Recorded for everyone/, 'Mira’s roll is public')
+    await article(page, 'Mira Tal')
+      .getByRole('button', { name: /^Settle:/ })
+      .click()
+    t.ok(await rules(page).isChecked(), 'the retrieval starts at the rules’ choice')
+    t.match(await hint(page), /^Everyone: nothing hidden/, 'which is everyone: it follows a public roll')
+    await fields(page).getByLabel('Decision', { exact: true }).selectOption({ label: 'Raise' })
+    await fields(page).getByLabel('Emotion (optional)').selectOption({ label: 'Fear' })
+    t.match(await send(page), /Recorded for everyone/, 'the retrieval is recorded for everyone')
+
+    await page.getByRole('button', { name: 'Mint a player key for Mira Tal' }).click()
+    const player = await context.newPage()
+    await player.goto(await page.getByLabel('Player link').inputValue())
+    const mira = article(player, 'Mira Tal')
+    await mira.getByRole('row', { name: /^Fear/ }).getByText('1 of 5 stages').waitFor()
+    t.notMatch(await mira.textContent(), /Retrieval pending/, 'the player sees the retrieval settled, not pending')
+  },
+)
