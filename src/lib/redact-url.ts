@@ -18,7 +18,7 @@ const CREDENTIAL_PARAMETERS = new Set([
 /** Nerve's own credentials, recognisable by their prefixes wherever they appear in a URL. */
 const CREDENTIAL_SHAPE = /(nrv_(?:gm|pl|st)_|whsec_)[A-Za-z0-9_-]+/g
 
-export const REDACTED = '[redacted]'
+const REDACTED = '[redacted]'
 
 /** Most URLs hold nothing to redact: they are returned as they are, without being taken apart. */
 const MAY_HOLD_CREDENTIALS = new RegExp(`nrv_|whsec_|[?&](?:[^&=]*%|${[...CREDENTIAL_PARAMETERS].join('|')})`, 'i')
