@@ -276,6 +276,13 @@ t.test(
     t.pass('once the check is revealed, the response it settled can be, and the player sees the panic')
     await accessible(t, page, 'the console with revealed and hidden events in the feed')
 
+    // Undo latest takes the reveal back: the response is the GM's alone again, with its Reveal button.
+    await page.getByRole('button', { name: 'Undo latest event of Vera Okafor' }).click()
+    await page.locator('#feed li[data-type="revert"]').first().waitFor()
+    await responseItem.getByRole('button', { name: `Reveal #${responseSeq} to players` }).waitFor()
+    t.notMatch(await responseItem.textContent(), /revealed/, 'undoing a reveal offers Reveal again')
+    t.match(await checkItem.textContent(), /GM only, revealed/, 'and leaves the check revealed')
+
     // A choice made but not sent does not carry into another campaign, nor back into the first.
     const first = {
       id: await page.locator('#campaign-id').inputValue(),
