@@ -1,10 +1,12 @@
 // `npm run bench`: every benchmark of issue 7 in one run, each against its own baseline.
-// Not part of `npm test` or CI. Options: --only=stateless,stateful,write-cost,history,webhooks,odds
+// Not part of `npm test` or CI. Options: --only=stateless,stateful,write-cost,history,webhooks,webhooks-load,odds
 // --runs=N (default 5) --seconds=N (default 10) --events=N (history depth, default 1000000)
 // --fewer-connections=N (the stateful pair again at N connections, default 4; 0: skip)
 // --node-options='--max-old-space-size=160' (flags for the server's node, over the image's NODE_OPTIONS).
 // Also: --only=memory,profile (start-up memory breakdown; CPU profile of the stateful path).
 // --only=archive: export of a campaign of --events events, import of --rolls (default 20000) real rolls.
+// --only=webhooks-load: delivery while rolls are written at full speed, separate worker and in-process
+// (--load-seconds=15, --load-endpoints=10 on one campaign); about 2 minutes with the build.
 // The server runs compiled (`npm run build`, done here first), as the Docker image runs it.
 // Results: bench/results/latest.json.
 import { execFileSync } from 'node:child_process'
@@ -19,6 +21,7 @@ import { benchExport, benchImport } from './archive.js'
 import { benchHistory } from './history.js'
 import { benchOddsHttp, benchOddsInProcess } from './odds.js'
 import { drain, lagOfCommits, lagUnderLoad, seedBacklog, setUpEndpoints } from './webhooks.js'
+import { deliverUnderLoad, setUpFanOut, type UnderLoadResult } from './webhooks-under-load.js'
 import { startReceiver } from './lib/receiver.js'
 import { SETTINGS, startPostgres } from './lib/postgres.js'
 import {
@@ -42,7 +45,9 @@ const args = new Map(
   }),
 )
 const only = new Set(
-  (args.get('only') ?? 'stateless,stateful,write-cost,history,webhooks,archive,odds,memory,profile').split(','),
+  (
+    args.get('only') ?? 'stateless,stateful,write-cost,history,webhooks,webhooks-load,archive,odds,memory,profile'
+  ).split(','),
 )
 // The write cost measures on the database the stateful benchmark fills.
 if (only.has('write-cost')) only.add('stateful')
@@ -237,6 +242,47 @@ try {
     } finally {
       await receiver.close()
     }
+  }
+  if (only.has('webhooks-load')) {
+    console.log('4c. webhooks while the table rolls (issue 28): both layouts, one campaign fanned out to 10 endpoints')
+    const receiver = await startReceiver(Number(args.get('receiver-port') ?? 39100) + 1)
+    const endpoints = Number(args.get('load-endpoints') ?? 10)
+    const loadSeconds = Number(args.get('load-seconds') ?? 15)
+    const underLoad: UnderLoadResult[] = []
+    try {
+      for (const layout of ['worker', 'in-process'] as const) {
+        const databaseUrl = await postgres.createDatabase(`nerve_webhooks_${layout.replace('-', '_')}`)
+        const env = { DATABASE_URL: databaseUrl, WEBHOOK_ALLOW_PRIVATE: 'true' }
+        const serverEnv = layout === 'worker' ? { ...env, WEBHOOK_DISPATCHER: 'off' } : env
+        const result = await withServer(`webhooks-load-${layout}`, serverEnv, async (server) => {
+          const fanOut = await setUpFanOut(server, receiver, endpoints)
+          const options = { seconds: loadSeconds, connections: 10 }
+          if (layout === 'in-process') {
+            return deliverUnderLoad(layout, server, databaseUrl, receiver, fanOut, {
+              ...options,
+              dispatcherPid: server.pid,
+            })
+          }
+          // The worker shares the load generator's core: the API keeps its own.
+          const worker = await startWorker({ env, core: LOAD_CORE, logFile: join(workDir, 'worker-under-load.log') })
+          try {
+            return await deliverUnderLoad(layout, server, databaseUrl, receiver, fanOut, {
+              ...options,
+              dispatcherPid: worker.pid,
+            })
+          } finally {
+            await worker.stop()
+          }
+        })
+        underLoad.push(result)
+        console.log(
+          `=> ${layout}: ${result.eventsPerSecond} events/s for ${result.loadSeconds} s (roll p99 ${result.rollP99} ms); during the load ${result.deliveriesPerSecondDuringLoad} deliveries/s = ${pct(result.shareDuringLoad)} of events × endpoints (worst endpoint ${pct(result.worstEndpointShareDuringLoad)}; target ≥ 90%); lag p50 ${result.lagP50} ms, p99 ${result.lagP99} ms, max ${result.lagMax} ms (target p99 < 1000 ms); drained ${result.drainSeconds ?? '–'} s after (target ≤ 5 s); ${result.delivered} of ${result.expected} delivered, ${result.duplicates} repeats; dispatcher RSS peak ${result.dispatcherRssPeakMb} MB; endpoint rows unlockable FOR UPDATE ${pct(result.lockedForUpdate)}, FOR NO KEY UPDATE ${pct(result.lockedForNoKeyUpdate)}`,
+        )
+      }
+    } finally {
+      await receiver.close()
+    }
+    results.webhooksUnderLoad = underLoad
   }
   if (only.has('archive')) {
     console.log('5. campaign archives: export at depth, import of a real history')

@@ -1,5 +1,13 @@
 import { createServer, type Server } from 'node:http'
 
+export interface Arrival {
+  path: string
+  id: string
+  at: number
+  occurredAt: number
+  lag: number
+}
+
 /** A local webhook consumer: answers 204 at once and notes when each delivery arrived and how late. */
 export interface Receiver {
   url: string
@@ -11,6 +19,8 @@ export interface Receiver {
   lastAt(): number
   /** Commit → arrival lag (ms) of deliveries whose event occurred at or after `since` (epoch ms). */
   lagsSince(since: number): number[]
+  /** Every delivery received since the last reset: its path (one per endpoint), when, and how late. */
+  arrivals(): Arrival[]
   reset(): void
   close(): Promise<void>
 }
@@ -21,6 +31,7 @@ export async function startReceiver(port: number): Promise<Receiver> {
   let last = 0
   const ids = new Set<string>()
   const lags: { occurredAt: number; lag: number }[] = []
+  const arrivals: Arrival[] = []
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -29,10 +40,12 @@ export async function startReceiver(port: number): Promise<Receiver> {
       count++
       first ||= now
       last = now
-      ids.add(String(request.headers['webhook-id']))
+      const id = String(request.headers['webhook-id'])
+      ids.add(id)
       const { timestamp } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timestamp: string }
       const occurredAt = Date.parse(timestamp)
       lags.push({ occurredAt, lag: now - occurredAt })
+      arrivals.push({ path: request.url ?? '', id, at: now, occurredAt, lag: now - occurredAt })
       response.writeHead(204).end()
     })
   })
@@ -44,6 +57,7 @@ export async function startReceiver(port: number): Promise<Receiver> {
     distinct: () => ids.size,
     firstAt: () => first,
     lastAt: () => last,
+    arrivals: () => arrivals,
     lagsSince: (since) => lags.filter((entry) => entry.occurredAt >= since).map((entry) => entry.lag),
     reset() {
       count = 0
@@ -51,6 +65,7 @@ export async function startReceiver(port: number): Promise<Receiver> {
       last = 0
       ids.clear()
       lags.length = 0
+      arrivals.length = 0
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   }

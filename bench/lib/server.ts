@@ -147,10 +147,15 @@ export async function startServer(options: ServerOptions): Promise<BenchServer> 
   }
 }
 
-/** `node dist/worker.js` (the webhook dispatcher alone) on the given core; stopped with SIGTERM. */
+/** `node --optimize-for-size --liftoff-only dist/worker.js` (the webhook dispatcher alone) on the given core; stopped with SIGTERM. */
 export async function startWorker(options: { env: Record<string, string>; core: string; logFile: string }) {
   const log = openSync(options.logFile, 'a')
-  const [command, args] = pinned(options.core, process.execPath, ['dist/worker.js'])
+  // As docs/DEPLOY.md runs the worker from the image.
+  const [command, args] = pinned(options.core, process.execPath, [
+    '--optimize-for-size',
+    '--liftoff-only',
+    'dist/worker.js',
+  ])
   const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...processEnv(), ...options.env },
@@ -161,6 +166,8 @@ export async function startWorker(options: { env: Record<string, string>; core: 
   await new Promise((resolve) => setTimeout(resolve, 3000))
   if (child.exitCode !== null) throw new Error(`the worker exited with ${child.exitCode}; see ${options.logFile}`)
   return {
+    /** taskset execs node in its own process: this is the worker's pid. */
+    pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve())
