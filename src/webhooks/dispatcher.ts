@@ -65,7 +65,7 @@ export function dispatcherOptions(config: Config): Omit<DispatcherOptions, 'rele
  * Deliveries an endpoint's claim leases at most: one claim serves a run of them, still sent one
  * at a time and in order, so a busy endpoint costs a claim per batch rather than per delivery.
  */
-const DELIVERIES_PER_CLAIM = 50
+const DELIVERIES_PER_CLAIM = 20
 
 /** A claim's deliveries, one batch per endpoint, each in sending order (as the claim returns them). */
 function byEndpoint(claimed: DeliveryToSend[]): DeliveryToSend[][] {

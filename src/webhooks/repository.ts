@@ -81,8 +81,6 @@ export interface DeliveryToSend extends ClaimedDelivery {
 }
 
 type ClaimRow = ClaimedDelivery & {
-  /** The delivery's place in its endpoint's batch. */
-  position: bigint
   url: string
   secret: string
   previousSecret: string | null
@@ -107,6 +105,23 @@ export interface NewAttempt {
   latencyMs: number
   error: string | null
   responseExcerpt: string | null
+}
+
+/**
+ * Each endpoint's deliveries in the order the claim picked them (the queue-order index's): the
+ * earliest events not yet tried, then the retries; a ping (no event) first.
+ */
+function inSendingOrder(a: ClaimedDelivery, b: ClaimedDelivery): number {
+  if (a.endpointId !== b.endpointId) return a.endpointId < b.endpointId ? -1 : 1
+  const retry = Number(a.attemptCount > 0) - Number(b.attemptCount > 0)
+  if (retry !== 0) return retry
+  if (a.eventSeq !== b.eventSeq) {
+    if (a.eventSeq === null) return -1
+    if (b.eventSeq === null) return 1
+    return a.eventSeq < b.eventSeq ? -1 : 1
+  }
+  if (a.createdAt.getTime() !== b.createdAt.getTime()) return a.createdAt < b.createdAt ? -1 : 1
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
 }
 
 const withAttempts = {
@@ -294,11 +309,9 @@ export class WebhookRepository {
         FROM ready WHERE e."id" = ready."id"
       ), head AS (
         -- Each endpoint's next delivery, read in the queue-order index's order.
-        SELECT next."id", next."endpoint_id", next."event_id", next."position"
+        SELECT next."id", next."endpoint_id", next."event_id"
         FROM ready r CROSS JOIN LATERAL (
-          SELECT x."id", x."endpoint_id", x."event_id",
-            row_number() OVER (ORDER BY x."attempt_count" > 0, x."event_seq" ASC NULLS FIRST, x."created_at", x."id")
-              AS "position"
+          SELECT x."id", x."endpoint_id", x."event_id"
           FROM "webhook_deliveries" x
           WHERE x."endpoint_id" = r."id" AND x."status" IN ('pending', 'delivering')
             AND ((x."status" = 'pending' AND x."next_attempt_at" <= now())
@@ -324,10 +337,8 @@ export class WebhookRepository {
         e."previous_secret_expires_at" AS "previousSecretExpiresAt", e."include_gm_events" AS "includeGmEvents",
         ev."character_id" AS "evCharacterId", ev."ruleset" AS "evRuleset", ev."visibility" AS "evVisibility",
         ev."actor" AS "evActor", ev."payload" AS "evPayload", ev."causation_id" AS "evCausationId",
-        ev."idempotency_key" AS "evIdempotencyKey", ev."occurred_at" AS "evOccurredAt", head."position"`
-    rows.sort((a, b) =>
-      a.endpointId === b.endpointId ? Number(a.position - b.position) : a.endpointId < b.endpointId ? -1 : 1,
-    )
+        ev."idempotency_key" AS "evIdempotencyKey", ev."occurred_at" AS "evOccurredAt"`
+    rows.sort(inSendingOrder)
     return rows.map((row) => ({
       id: row.id,
       campaignId: row.campaignId,
