@@ -75,6 +75,8 @@ export interface PublicView {
   outcome?: null
   summary?: string
   followUps?: FollowUp[]
+  /** Null when the event it follows is GM-only. */
+  causationId?: null
 }
 
 const VisibilityReasonSchema = Type.Object(
@@ -131,7 +133,7 @@ export function eventView(event: RollEvent, audience: Audience): Event {
     visibility: event.visibility as Visibility,
     actor: event.actor as Actor,
     occurredAt: event.occurredAt.toISOString(),
-    causationId: event.causationId,
+    causationId: shown && 'causationId' in shown ? null : event.causationId,
     request: payload.request,
     dice: payload.dice,
     unusedFaces: payload.unusedFaces ?? [],

@@ -115,6 +115,8 @@ export function publicSideOf(campaign: { ruleset: string; settings: unknown }, c
       outcome: null,
       summary: `${change.title}: the result stays with the GM`,
       followUps: [],
+      // The id of the GM-only event it follows is that event's own: players are not told it.
+      ...(change.follows ? { causationId: null } : {}),
     },
   }
 }

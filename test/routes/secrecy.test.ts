@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import type { App } from '../../src/app.js'
 import { createCampaign, createCharacter, mintPlayerKey, type Auth } from '../helpers/api.js'
 import { buildTestApp } from '../helpers/build-app.js'
@@ -53,7 +53,7 @@ async function playerReads(target: App, { ids, player }: Table): Promise<string>
   return bodies.join('\n')
 }
 
-function hides(t: Tap.Test, seen: string, secrets: string[], where: string) {
+function hides(t: Test, seen: string, secrets: string[], where: string) {
   for (const secret of secrets) {
     const at = seen.indexOf(secret)
     t.equal(
