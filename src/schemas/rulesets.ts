@@ -12,6 +12,12 @@ export const RuleSetActionSchema = Type.Object(
     }),
     summary: Type.String(),
     description: Type.String(),
+    amends: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          'Present on actions that change an earlier roll (a passion re-roll changes the stress check): the actions whose latest event this one changes. On a stored character it follows that event, and is GM-only when that event is.',
+      }),
+    ),
     resolvePath: Type.String({ description: 'Stateless resolution endpoint.' }),
     oddsPath: Type.Optional(
       Type.String({

@@ -1,6 +1,7 @@
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../errors.js'
 import type { Principal } from './context.js'
 import type { Visibility } from '../schemas/events.js'
+import type { RollEvent } from '../generated/prisma/client.js'
 import type { Repositories } from '../repositories/index.js'
 import type { DiceRequest } from '../rules/dice.js'
 import { findAction } from '../rules/index.js'
@@ -188,6 +189,28 @@ async function loadFor(
   return { character, action, body, ...(settles ? { settles } : {}) }
 }
 
+/** The first of these events that is GM-only and not revealed by a reveal that still stands. */
+async function unrevealedAmong(
+  repositories: Repositories,
+  principal: Principal,
+  characterId: string,
+  events: readonly (RollEvent | null)[],
+): Promise<RollEvent | undefined> {
+  const hidden = events.filter((event): event is RollEvent => event?.visibility === 'gm')
+  if (hidden.length === 0) return undefined
+  const revealed = revealedIn(await repositories.events.lineageForCharacter(principal.campaign.id, characterId))
+  return hidden.find((event) => !revealed.has(event.id))
+}
+
+/** The ids of the events a standing reveal shows players. */
+export function revealedIn(lineage: Parameters<typeof standingEvents>[0]): Set<string> {
+  return new Set(
+    standingEvents(lineage)
+      .filter((event) => event.type === 'reveal' && event.causationId !== null)
+      .map((event) => event.causationId!),
+  )
+}
+
 async function decideAction(
   repositories: Repositories,
   principal: Principal,
@@ -210,7 +233,7 @@ async function decideAction(
   const settled = causationId ? await repositories.events.find(principal.campaign.id, causationId) : null
   const followed =
     origin === causationId ? settled : origin ? await repositories.events.find(principal.campaign.id, origin) : null
-  const hiddenRoll = [settled, followed].find((event) => event?.visibility === 'gm')
+  const hiddenRoll = await unrevealedAmong(repositories, principal, characterId, [settled, followed])
   if (hiddenRoll && principal.role !== 'gm') {
     throw new ForbiddenError(
       action.kind === 'decision'
@@ -322,7 +345,11 @@ export function revertCommand(principal: Principal, characterId: string, eventId
         throw new ConflictError('a character’s creation cannot be reverted; archive it instead')
       return {
         type: 'revert',
-        follows: latest.visibility === 'gm' ? { seq: Number(latest.seq), type: latest.type } : null,
+        follows:
+          latest.visibility === 'gm' &&
+          !revealedIn(await repositories.events.lineageForCharacter(principal.campaign.id, characterId)).has(latest.id)
+            ? { seq: Number(latest.seq), type: latest.type }
+            : null,
         causationId: latest.id,
         ...(latest.type === 'character.archived' ? { archivedAt: null } : {}),
         // Players get back the sheet they saw before the event undone.

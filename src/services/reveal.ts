@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError } from '../errors.js'
 import type { EventPayload } from '../schemas/events.js'
 import { ruleSetOfCampaign } from './campaign-rules.js'
-import { standingEvents } from './commands.js'
+import { revealedIn, standingEvents } from './commands.js'
 import type { Principal } from './context.js'
 import { loadCharacter, type Command } from './pipeline.js'
 import { revealedOn, type RevealedEvent } from './replay.js'
@@ -25,19 +25,18 @@ export function revealCommand(principal: Principal, eventId: string): Command {
     },
     async decide(repositories, { character }) {
       const event = (await repositories.events.find(principal.campaign.id, eventId))!
-      if (event.visibility !== 'gm') throw new ConflictError(`event ${eventId} is public already: players see it`)
+      const named = `${event.type} #${event.seq}`
+      if (event.visibility !== 'gm') throw new ConflictError(`${named} is public already: players see it`)
       if (UNREVEALABLE.has(event.type)) {
         throw new ConflictError(`a ${event.type} event has nothing of its own to reveal; reveal the event it follows`)
       }
       const lineage = await repositories.events.lineageForCharacter(principal.campaign.id, character.id)
       const standing = standingEvents(lineage)
       if (!standing.some((standingEvent) => standingEvent.id === eventId)) {
-        throw new ConflictError(`event ${eventId} was reverted: there is nothing of it left to reveal`)
+        throw new ConflictError(`${named} was reverted: there is nothing of it left to reveal`)
       }
-      const revealedBy = standing.find(
-        (standingEvent) => standingEvent.type === 'reveal' && standingEvent.causationId === eventId,
-      )
-      if (revealedBy) throw new ConflictError(`event ${eventId} was already revealed by event ${revealedBy.id}`)
+      const revealedEvents = revealedIn(lineage)
+      if (revealedEvents.has(eventId)) throw new ConflictError(`${named} was already revealed`)
 
       const payload = event.payload as unknown as EventPayload
       const revealed: RevealedEvent = {
@@ -55,14 +54,12 @@ export function revealCommand(principal: Principal, eventId: string): Command {
       if (!shown) {
         const earlier = standing.filter(
           (standingEvent) =>
-            standingEvent.visibility === 'gm' &&
-            standingEvent.seq < event.seq &&
-            !standing.some((other) => other.type === 'reveal' && other.causationId === standingEvent.id),
+            standingEvent.visibility === 'gm' && standingEvent.seq < event.seq && !revealedEvents.has(standingEvent.id),
         )
         throw new ConflictError(
           earlier.length > 0
-            ? `event ${eventId} read what earlier GM-only events did: reveal ${earlier.map((hidden) => `${hidden.type} #${hidden.seq}`).join(', ')} first`
-            : `event ${eventId} no longer replays on the sheet players see (later events changed what it read): revealing it would show more than the event itself`,
+            ? `${named} read what earlier GM-only events did: reveal ${earlier.map((hidden) => `${hidden.type} #${hidden.seq}`).join(', ')} first`
+            : `${named} no longer replays on the sheet players see (later events changed what it read): revealing it would show more than the event itself`,
         )
       }
       return {

@@ -376,3 +376,30 @@ t.test(
     )
   },
 )
+
+t.test('issue 27 §2: once a hidden roll is revealed, settling it is public again', async (t) => {
+  const at = await table()
+  const check = answer(
+    await act(app, at.gm, at.ids, 'stress-check', {
+      request: { meter: 'violence', rank: 4, cause: 'SHOWN-LATER' },
+      dice: provided(99),
+      visibility: 'gm',
+    }),
+    'GM-only check',
+  )
+  created(
+    await app.inject({
+      method: 'POST',
+      url: `/v1/campaigns/${at.ids.campaignId}/events/${check.event.id}/reveal`,
+      headers: at.gm,
+    }),
+    'revealed',
+  )
+  const response = answer(
+    await act(app, at.gm, at.ids, 'stress-response', { request: { response: 'panic' } }),
+    'response',
+  )
+  t.equal(response.event.visibility, 'public', 'the response to a revealed roll is public')
+  t.equal(response.visibilityReason.code, 'default', 'as nothing hidden is involved any more')
+  t.match((await getCharacter(app, at.player, at.ids)).sheet.stressed, { response: 'panic' }, 'players see it')
+})

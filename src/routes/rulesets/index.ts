@@ -18,6 +18,7 @@ function summaryOf(ruleSet: RuleSet) {
       actor: action.actor,
       summary: action.summary,
       description: action.description,
+      ...(action.amends ? { amends: [...action.amends] } : {}),
       resolvePath: `/v1/resolve/${ruleSet.id}/${action.name}`,
       ...(action.odds ? { oddsPath: `/v1/resolve/${ruleSet.id}/${action.name}/odds` } : {}),
     })),
