@@ -34,7 +34,7 @@ const actionRoutes: FastifyPluginAsyncTypebox = async (app) => {
             tags: [RULE_SET_TAGS[ruleSet.id] ?? ruleSet.title],
             operationId: `perform${pascalCase(action.name)}`,
             summary: action.summary,
-            description: `${action.description}\n\nOn a stored character of a \`${ruleSet.id}\` campaign${action.actor === 'gm' ? ' (GM only)' : ''}: resolves against the character's sheet, then saves the new sheet and appends the event in one write (if another command changed the character meanwhile, it resolves again against the new sheet). Send an \`Idempotency-Key\` to make retries safe.${action.odds ? ` The odds of every outcome, before rolling: \`POST …/${action.name}/odds\`.` : ''}`,
+            description: `${action.description}\n\nOn a stored character of a \`${ruleSet.id}\` campaign${action.actor === 'gm' ? ' (GM only)' : ''}: resolves against the character's sheet, then saves the new sheet and appends the event in one write (if another command changed the character meanwhile, it resolves again against the new sheet). Send an \`Idempotency-Key\` to make retries safe. Who sees it: leave \`visibility\` out and Nerve decides — GM-only when it follows a GM-only event or its result would differ on the sheet players know, public otherwise; the answer's \`visibilityReason\` says which and why (docs/api.md, "Who sees an event").${action.odds ? ` The odds of every outcome, before rolling: \`POST …/${action.name}/odds\`.` : ''}`,
             params: CharacterParams,
             headers: IdempotencyHeaders,
             body: ref(body),
