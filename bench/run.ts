@@ -6,7 +6,8 @@
 // Also: --only=memory,profile (start-up memory breakdown; CPU profile of the stateful path).
 // --only=archive: export of a campaign of --events events, import of --rolls (default 20000) real rolls.
 // --only=webhooks-load: delivery while rolls are written at full speed, separate worker and in-process
-// (--load-seconds=15, --load-endpoints=10 on one campaign); about 2 minutes with the build.
+// (--load-seconds=15, --load-endpoints=10 on one campaign, --load-layouts=worker,in-process,
+// --load-pool-size=N for the API's pool); about 2 minutes with the build.
 // The server runs compiled (`npm run build`, done here first), as the Docker image runs it.
 // Results: bench/results/latest.json.
 import { execFileSync } from 'node:child_process'
@@ -21,7 +22,7 @@ import { benchExport, benchImport } from './archive.js'
 import { benchHistory } from './history.js'
 import { benchOddsHttp, benchOddsInProcess } from './odds.js'
 import { drain, lagOfCommits, lagUnderLoad, seedBacklog, setUpEndpoints } from './webhooks.js'
-import { deliverUnderLoad, setUpFanOut, type UnderLoadResult } from './webhooks-under-load.js'
+import { deliverUnderLoad, setUpFanOut, type Layout, type UnderLoadResult } from './webhooks-under-load.js'
 import { startReceiver } from './lib/receiver.js'
 import { SETTINGS, startPostgres } from './lib/postgres.js'
 import {
@@ -250,9 +251,16 @@ try {
     const loadSeconds = Number(args.get('load-seconds') ?? 15)
     const underLoad: UnderLoadResult[] = []
     try {
-      for (const layout of ['worker', 'in-process'] as const) {
+      const layouts = (args.get('load-layouts') ?? 'worker,in-process').split(',') as Layout[]
+      // --load-pool-size: the API's DATABASE_POOL_SIZE (default 10), to see whether the in-process dispatcher waits for it.
+      const poolSize = args.get('load-pool-size')
+      for (const layout of layouts) {
         const databaseUrl = await postgres.createDatabase(`nerve_webhooks_${layout.replace('-', '_')}`)
-        const env = { DATABASE_URL: databaseUrl, WEBHOOK_ALLOW_PRIVATE: 'true' }
+        const env = {
+          DATABASE_URL: databaseUrl,
+          WEBHOOK_ALLOW_PRIVATE: 'true',
+          ...(poolSize ? { DATABASE_POOL_SIZE: poolSize } : {}),
+        }
         const serverEnv = layout === 'worker' ? { ...env, WEBHOOK_DISPATCHER: 'off' } : env
         const result = await withServer(`webhooks-load-${layout}`, serverEnv, async (server) => {
           const fanOut = await setUpFanOut(server, receiver, endpoints)

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 
-export interface Arrival {
+interface Arrival {
   path: string
   id: string
   at: number
