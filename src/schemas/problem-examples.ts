@@ -354,6 +354,8 @@ const UNPROCESSABLE: Record<string, ProblemExampleName[]> = {
   resolveStressCheck: ['RankTooHigh'],
   oddsOfStressCheck: ['RankTooHigh'],
   resolveStressCheckOdds: ['RankTooHigh'],
+  // No body: only its Idempotency-Key can be refused.
+  revealEvent: [],
 }
 
 export interface ProblemRoute {

@@ -262,7 +262,7 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
           201: created(CommandResultSchema, 'The reveal event and the character after it.', 'the reveal event', {
             replayable: true,
           }),
-          ...problems(400, 401, 403, 404, 409),
+          ...problems(400, 401, 403, 404, 409, 422),
         },
       },
     },
