@@ -72,3 +72,20 @@ function parse(block: string): Message | null {
   if (fields.data === undefined) return null
   return { id: Number(fields.id), event: fields.event ?? 'message', data: JSON.parse(fields.data) }
 }
+
+/** The text of a stream at `url` as sent, until it holds `count` messages with data (or 30 s passed, or it ended). */
+export async function rawStream(url: string, headers: Record<string, string>, count: number): Promise<string> {
+  const controller = new AbortController()
+  const res = await fetch(url, { headers, signal: controller.signal })
+  const reader = res.body!.getReader()
+  const decoder = new TextDecoder()
+  let text = ''
+  const deadline = Date.now() + 30_000
+  while ((text.match(/^data: /gm) ?? []).length < count && Date.now() < deadline) {
+    const chunk = await reader.read()
+    if (chunk.done) break
+    text += decoder.decode(chunk.value, { stream: true })
+  }
+  controller.abort()
+  return text
+}

@@ -13,6 +13,7 @@ import {
   revert,
   type Ids,
 } from '../helpers/commands.js'
+import { rawStream } from '../helpers/event-stream.js'
 import { eventually, startReceiver } from '../helpers/webhook-receiver.js'
 import { createWebhook, FAST_WEBHOOKS } from '../helpers/webhooks.js'
 
@@ -133,24 +134,8 @@ const body = (roll: Roll, visibility?: 'public' | 'gm') => ({
 })
 
 /** The first `count` messages of the player's event stream, from the start of the history, as sent. */
-async function streamed(campaignId: string, auth: Auth, count: number): Promise<string> {
-  const controller = new AbortController()
-  const res = await fetch(`${address}/v1/campaigns/${campaignId}/events/stream?after=0`, {
-    headers: auth,
-    signal: controller.signal,
-  })
-  const reader = res.body!.getReader()
-  const decoder = new TextDecoder()
-  let text = ''
-  const deadline = Date.now() + 60_000
-  while ((text.match(/^data: /gm) ?? []).length < count && Date.now() < deadline) {
-    const chunk = await reader.read()
-    if (chunk.done) break
-    text += decoder.decode(chunk.value, { stream: true })
-  }
-  controller.abort()
-  return text
-}
+const streamed = (campaignId: string, auth: Auth, count: number) =>
+  rawStream(`${address}/v1/campaigns/${campaignId}/events/stream?after=0`, auth, count)
 
 for (const scenario of SCENARIOS) {
   t.test(

@@ -3,6 +3,7 @@ import t, { type Test } from 'tap'
 import { createCampaign, createCharacter, mintPlayerKey, type Auth, type EventView } from '../helpers/api.js'
 import { buildTestApp } from '../helpers/build-app.js'
 import { act, allEvents, characterUrl, getCharacter, revert, type Ids } from '../helpers/commands.js'
+import { rawStream } from '../helpers/event-stream.js'
 import { eventually, startReceiver } from '../helpers/webhook-receiver.js'
 import { createWebhook, FAST_WEBHOOKS } from '../helpers/webhooks.js'
 
@@ -200,22 +201,8 @@ async function streamed(ids: Ids, player: Auth, count: number): Promise<string> 
     url: `/v1/campaigns/${ids.campaignId}/events/stream-tickets`,
     headers: player,
   })
-  const { url } = minted.json<{ url: string }>()
-  const controller = new AbortController()
-  const res = await fetch(`${address}${new URL(url).pathname}${new URL(url).search}&after=0`, {
-    signal: controller.signal,
-  })
-  const reader = res.body!.getReader()
-  const decoder = new TextDecoder()
-  let text = ''
-  const deadline = Date.now() + 30_000
-  while ((text.match(/^data: /gm) ?? []).length < count && Date.now() < deadline) {
-    const chunk = await reader.read()
-    if (chunk.done) break
-    text += decoder.decode(chunk.value, { stream: true })
-  }
-  controller.abort()
-  return text
+  const url = new URL(minted.json<{ url: string }>().url)
+  return rawStream(`${address}${url.pathname}${url.search}&after=0`, {}, count)
 }
 
 function unrevealedIn(bodies: string[], hidden: Hidden[], revealed: ReadonlySet<string>): string | undefined {

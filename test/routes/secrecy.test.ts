@@ -38,6 +38,13 @@ async function table(sheet?: Record<string, unknown>): Promise<Table> {
 
 const answer = (res: Awaited<ReturnType<typeof act>>, what: string) => created(res, what) as Answer
 
+/** A stress check the GM rolls behind the screen, with the face given. */
+const gmOnlyCheck = async (at: Table, request: Record<string, unknown>, face: number) =>
+  answer(
+    await act(app, at.gm, at.ids, 'stress-check', { request, dice: provided(face), visibility: 'gm' }),
+    'GM-only check',
+  )
+
 /** Every body a player key reads about the campaign: the character, the lists, every event alone. */
 async function playerReads(target: App, { ids, player }: Table): Promise<string> {
   const events = await allEvents(target, player, ids.campaignId)
@@ -71,14 +78,7 @@ t.test(
   'issue 27 §1: a clear-stressed after a GM-only check is GM-only, and public on request without the hidden cause',
   async (t) => {
     const at = await table()
-    const hidden = answer(
-      await act(app, at.gm, at.ids, 'stress-check', {
-        request: { meter: 'violence', rank: 4, cause: 'SECRET-CAUSE-7f3a' },
-        dice: provided(99),
-        visibility: 'gm',
-      }),
-      'GM-only check',
-    )
+    const hidden = await gmOnlyCheck(at, { meter: 'violence', rank: 4, cause: 'SECRET-CAUSE-7f3a' }, 99)
     t.ok(hidden.event.pending.length > 0, 'the hidden check failed, its response pending')
     const response = answer(
       await act(app, at.gm, at.ids, 'stress-response', { request: { response: 'panic' } }),
@@ -95,11 +95,7 @@ t.test(
 
     // Again, and this time the GM says public.
     const again = await table()
-    await act(app, again.gm, again.ids, 'stress-check', {
-      request: { meter: 'violence', rank: 4, cause: 'SECRET-CAUSE-7f3a', response: 'panic' },
-      dice: provided(99),
-      visibility: 'gm',
-    })
+    await gmOnlyCheck(again, { meter: 'violence', rank: 4, cause: 'SECRET-CAUSE-7f3a', response: 'panic' }, 99)
     const shown = answer(
       await act(app, again.gm, again.ids, 'clear-stressed', { request: {}, visibility: 'public' }),
       'public clear-stressed',
@@ -136,11 +132,11 @@ t.test(
   'issue 35 path 2: a public treatment of a disorder a GM-only fifth-notch check brought does not show its cause',
   async (t) => {
     const at = await table(FOUR_FAILED)
-    await act(app, at.gm, at.ids, 'stress-check', {
-      request: { meter: 'violence', rank: 4, cause: 'SECRET-PATH-2', response: 'panic', disorder: 'Hemophobia' },
-      dice: provided(99),
-      visibility: 'gm',
-    })
+    await gmOnlyCheck(
+      at,
+      { meter: 'violence', rank: 4, cause: 'SECRET-PATH-2', response: 'panic', disorder: 'Hemophobia' },
+      99,
+    )
     const treated = answer(
       await act(app, at.gm, at.ids, 'ongoing-treatment', {
         request: { disorder: 'Hemophobia', reason: 'Sessions' },
@@ -207,14 +203,7 @@ t.test('issue 35 path 4: a response after a GM-only flip-flop settles that roll,
     '(2) the player’s flip-flop',
   )
   t.same(passed.event.pending, [], '(2) 91 → 19 passes: nothing is open')
-  answer(
-    await act(app, at.gm, at.ids, 'stress-check', {
-      request: { meter: 'self', rank: 3, passion: 'rage', cause: 'SECRET-PATH-4' },
-      dice: provided(16),
-      visibility: 'gm',
-    }),
-    '(3) a GM-only check passes',
-  )
+  await gmOnlyCheck(at, { meter: 'self', rank: 3, passion: 'rage', cause: 'SECRET-PATH-4' }, 16)
   const hiddenFlip = answer(
     await act(app, at.gm, at.ids, 'passion-flip-flop', { request: { passion: 'rage' } }),
     '(4) the GM flips it',
@@ -244,14 +233,7 @@ t.test(
       'the player’s public check fails',
     )
     await act(app, at.gm, at.ids, 'clear-stressed', { request: {}, visibility: 'gm' })
-    const hidden = answer(
-      await act(app, at.gm, at.ids, 'stress-check', {
-        request: { meter: 'isolation', rank: 4 },
-        dice: provided(99),
-        visibility: 'gm',
-      }),
-      'a GM-only check fails',
-    )
+    const hidden = await gmOnlyCheck(at, { meter: 'isolation', rank: 4 }, 99)
     const refused = await decide(app, at.player, at.ids.campaignId, open.event.id, { request: { response: 'panic' } })
     t.equal(refused.statusCode, 409, `the settlement is refused: ${refused.body}`)
     t.notMatch(refused.body, new RegExp(hidden.event.id), 'without naming the GM-only event')
@@ -263,14 +245,7 @@ t.test(
 
 t.test('issue 27 §2: the GM reveals a hidden roll, and players then see it and what it did', async (t) => {
   const at = await table()
-  const hidden = answer(
-    await act(app, at.gm, at.ids, 'stress-check', {
-      request: { meter: 'violence', rank: 4, cause: 'REVEALED-CAUSE', response: 'panic' },
-      dice: provided(99),
-      visibility: 'gm',
-    }),
-    'GM-only check',
-  )
+  const hidden = await gmOnlyCheck(at, { meter: 'violence', rank: 4, cause: 'REVEALED-CAUSE', response: 'panic' }, 99)
   const revealUrl = (eventId: string) => `/v1/campaigns/${at.ids.campaignId}/events/${eventId}/reveal`
   t.match(
     (await app.inject({ url: `/v1/campaigns/${at.ids.campaignId}/events/${hidden.event.id}`, headers: at.gm })).json(),
@@ -322,14 +297,7 @@ t.test(
   'issue 27 §2: a settlement cannot be revealed before the roll it settles, and an archive keeps reveals',
   async (t) => {
     const at = await table()
-    const check = answer(
-      await act(app, at.gm, at.ids, 'stress-check', {
-        request: { meter: 'violence', rank: 4, cause: 'ORDER-CAUSE' },
-        dice: provided(99),
-        visibility: 'gm',
-      }),
-      'GM-only check',
-    )
+    const check = await gmOnlyCheck(at, { meter: 'violence', rank: 4, cause: 'ORDER-CAUSE' }, 99)
     const response = answer(
       await act(app, at.gm, at.ids, 'stress-response', { request: { response: 'frenzy' } }),
       'response',
@@ -379,14 +347,7 @@ t.test(
 
 t.test('issue 27 §2: once a hidden roll is revealed, settling it is public again', async (t) => {
   const at = await table()
-  const check = answer(
-    await act(app, at.gm, at.ids, 'stress-check', {
-      request: { meter: 'violence', rank: 4, cause: 'SHOWN-LATER' },
-      dice: provided(99),
-      visibility: 'gm',
-    }),
-    'GM-only check',
-  )
+  const check = await gmOnlyCheck(at, { meter: 'violence', rank: 4, cause: 'SHOWN-LATER' }, 99)
   created(
     await app.inject({
       method: 'POST',
