@@ -9,7 +9,7 @@ import { CharacterSchema } from './characters.js'
 
 const VisibilitySchema = Type.Union([Type.Literal('public'), Type.Literal('gm')], {
   description:
-    'Who sees the event. Leave it out and Nerve decides: `gm` when the event settles, amends or reverts a GM-only event, or when its result on the sheet as players know it would differ from its result on the sheet itself (it reads what GM-only events did); `public` otherwise. The answer’s `visibilityReason` says which and why. `gm` events are hidden from player keys and from webhooks that did not opt in, and so is what they did to the sheet: players keep seeing the sheet as it was before them. A GM may send `public` to show players an event anyway: they then see that it happened, with its request and dice, but no result that only a GM-only event could have given (docs/guides/hidden-rolls.md). A player’s own actions are always public. Players see only that a hidden event happened (`version`, `eventCount` and gaps in `seq` count every event); a GM reveals one later with `POST …/events/{eventId}/reveal`.',
+    'Who sees the event. Leave it out and Nerve decides: `gm` when the event settles, amends or reverts a GM-only event, or when its result on the sheet as players know it would differ from its result on the sheet itself (it reads what GM-only events did); `public` otherwise. The answer’s `visibilityReason` says which and why. `gm` events are hidden from player keys and from webhooks that did not opt in, and so is what they did to the sheet: players keep seeing the sheet as it was before them. A GM may send `public` to show players an event anyway: they then see that it happened and its dice; when its result read what GM-only events did, neither its request nor its result (docs/guides/hidden-rolls.md). A player’s own actions are always public. Players see only that a hidden event happened (`version`, `eventCount` and gaps in `seq` count every event); a GM reveals one later with `POST …/events/{eventId}/reveal`.',
 })
 
 export type Visibility = Static<typeof VisibilitySchema>
@@ -71,7 +71,8 @@ export interface PublicView {
   sheetBefore: Sheet
   sheetAfter: Sheet
   pending: PendingDecision[]
-  /** Present when players may not read the event's result: it read what GM-only events did. */
+  /** Present when players may not read the event's request and result: it read what GM-only events did. */
+  request?: null
   outcome?: null
   summary?: string
   followUps?: FollowUp[]
@@ -134,7 +135,7 @@ export function eventView(event: RollEvent, audience: Audience): Event {
     actor: event.actor as Actor,
     occurredAt: event.occurredAt.toISOString(),
     causationId: shown && 'causationId' in shown ? null : event.causationId,
-    request: payload.request,
+    request: shown && 'request' in shown ? null : payload.request,
     dice: payload.dice,
     unusedFaces: payload.unusedFaces ?? [],
     outcome: shown && 'outcome' in shown ? (shown.outcome ?? null) : payload.outcome,

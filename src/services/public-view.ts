@@ -112,6 +112,8 @@ export function publicSideOf(campaign: { ruleset: string; settings: unknown }, c
     publicSheet: differs(shownAfter, change.sheetAfter),
     publicView: {
       ...publicView,
+      // Its request may name what only a GM-only event established (the hidden disorder it treats).
+      request: null,
       outcome: null,
       summary: `${change.title}: the result stays with the GM`,
       followUps: [],

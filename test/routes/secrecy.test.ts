@@ -126,6 +126,16 @@ t.test('issue 35 path 1: a public treatment of a GM-only disorder does not show 
   )
   t.equal(derived.event.visibility, 'gm', 'curing a disorder players never saw is GM-only')
   hides(t, await playerReads(app, at), ['SECRET-PATH-1', 'Nyctophobia'], 'players after the derived treatment')
+  created(await revert(app, at.gm, at.ids, derived.event.id), 'the treatment taken back')
+  const shown = answer(
+    await act(app, at.gm, at.ids, 'ongoing-treatment', {
+      request: { disorder: 'Nyctophobia', reason: 'Sessions' },
+      visibility: 'public',
+    }),
+    'public treatment',
+  )
+  t.equal(shown.visibilityReason.code, 'redacted', 'public on request, without its result')
+  hides(t, await playerReads(app, at), ['SECRET-PATH-1', 'Nyctophobia'], 'players, not even the name the GM typed')
 })
 
 t.test(
