@@ -162,7 +162,13 @@ async function openPGlite(dataDir: string): Promise<Database> {
         exec: async (sql) => void (await pglite.exec(sql)),
         query: async <Row>(sql: string, params?: unknown[]) => (await pglite.query<Row>(sql, params)).rows,
       }),
-    listen: (channel, onNotification) => pglite.listen(channel, onNotification),
+    async listen(channel, onNotification) {
+      const unlisten = await pglite.listen(channel, onNotification)
+      // Closed first (a shutdown, a test taking the database away), it listens no more: nothing to undo.
+      return async () => {
+        if (!pglite.closed) await unlisten()
+      }
+    },
     async close() {
       await prisma.$disconnect()
       await pglite.close()
