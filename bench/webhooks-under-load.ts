@@ -3,6 +3,7 @@ import pg from 'pg'
 import { createParties, targetsOf } from './lib/fixtures.js'
 import type { Receiver } from './lib/receiver.js'
 import type { BenchServer } from './lib/server.js'
+import { postgresCpuMicros, processCpuMicros } from './lib/postgres.js'
 import { percentile, round, sleep } from './lib/stats.js'
 import { rollLoad } from './stateful.js'
 
@@ -36,6 +37,8 @@ export interface UnderLoadResult {
   /** Share of samples in which an endpoint row could not be locked FOR UPDATE / FOR NO KEY UPDATE (SKIP LOCKED). */
   lockedForUpdate: number
   lockedForNoKeyUpdate: number
+  /** Share of one core each used during the load: the delivering process, the API (when separate), PostgreSQL. */
+  cpuDuringLoad: { dispatcher: number; api: number; postgres: number; loadGenerator: number }
 }
 
 /** One campaign, its characters, and `endpoints` webhook endpoints on it, each under its own path of the receiver. */
@@ -136,9 +139,24 @@ export async function deliverUnderLoad(
   const stopProbe = probeEndpointLocks(databaseUrl, endpointIds)
   try {
     const seqBefore = await lastSeq(databaseUrl, party.campaignId)
+    const loadCpu = process.cpuUsage()
+    const cpuBefore = [
+      processCpuMicros(options.dispatcherPid),
+      processCpuMicros(server.pid),
+      await postgresCpuMicros(databaseUrl),
+    ]
     const loadStart = Date.now()
     const rolls = await rollLoad(server, targetsOf([party]), options.connections, options.seconds)
     const loadEnd = Date.now()
+    const { user, system } = process.cpuUsage(loadCpu)
+    const cpuAfter = [
+      processCpuMicros(options.dispatcherPid),
+      processCpuMicros(server.pid),
+      await postgresCpuMicros(databaseUrl),
+    ]
+    const [dispatcher = 0, api = 0, postgres = 0] = cpuAfter.map((after, i) =>
+      round((after - cpuBefore[i]!) / 1000 / (loadEnd - loadStart), 2),
+    )
     const locks = await stopProbe()
     const events = (await lastSeq(databaseUrl, party.campaignId)) - seqBefore
     const expected = events * endpoints
@@ -178,6 +196,12 @@ export async function deliverUnderLoad(
       dispatcherRssPeakMb: round(rssPeak, 0),
       lockedForUpdate: round(locks.forUpdate, 3),
       lockedForNoKeyUpdate: round(locks.forNoKeyUpdate, 3),
+      cpuDuringLoad: {
+        dispatcher,
+        api: layout === 'in-process' ? dispatcher : api,
+        postgres,
+        loadGenerator: round((user + system) / 1000 / (loadEnd - loadStart), 2),
+      },
     }
   } finally {
     clearInterval(rssTimer)

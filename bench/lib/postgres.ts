@@ -114,6 +114,12 @@ function cpuTimes(pid: number): number[] {
   }
 }
 
+/** The CPU time a process has used so far (user and system), in µs; 0 once it has gone. */
+export function processCpuMicros(pid: number): number {
+  const [utime = 0, stime = 0] = cpuTimes(pid)
+  return ((utime + stime) * 1_000_000) / TICKS_PER_SECOND
+}
+
 /**
  * The CPU time every process of a PostgreSQL server has used, in µs: the postmaster's own and
  * that of its children gone (backends that ended, counted into it), and of those still running

@@ -1,6 +1,7 @@
-import { createServer, type Server } from 'node:http'
+import { Worker } from 'node:worker_threads'
 
-interface Arrival {
+/** What the receiver notes of one delivery (bench/lib/receiver-thread.mjs sends them in batches). */
+export interface Arrival {
   path: string
   id: string
   at: number
@@ -25,48 +26,41 @@ export interface Receiver {
   close(): Promise<void>
 }
 
+/** Starts the receiver on its own thread (bench/lib/receiver-thread.mjs); arrivals reach this thread within ~10 ms. */
 export async function startReceiver(port: number): Promise<Receiver> {
-  let count = 0
-  let first = 0
-  let last = 0
   const ids = new Set<string>()
-  const lags: { occurredAt: number; lag: number }[] = []
   const arrivals: Arrival[] = []
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = []
-    request.on('data', (chunk: Buffer) => chunks.push(chunk))
-    request.on('end', () => {
-      const now = Date.now()
-      count++
-      first ||= now
-      last = now
-      const id = String(request.headers['webhook-id'])
-      ids.add(id)
-      const { timestamp } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timestamp: string }
-      const occurredAt = Date.parse(timestamp)
-      lags.push({ occurredAt, lag: now - occurredAt })
-      arrivals.push({ path: request.url ?? '', id, at: now, occurredAt, lag: now - occurredAt })
-      response.writeHead(204).end()
-    })
+  const thread = new Worker(new URL('./receiver-thread.mjs', import.meta.url), { workerData: { port } })
+  await new Promise<void>((resolve, reject) => {
+    thread.once('error', reject)
+    thread.once('message', () => resolve())
   })
-  server.keepAliveTimeout = 60_000
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+  thread.on('message', (batch: Arrival[] | string) => {
+    if (typeof batch === 'string') return
+    for (const arrival of batch) {
+      ids.add(arrival.id)
+      arrivals.push(arrival)
+    }
+  })
   return {
     url: `http://127.0.0.1:${port}/nerve-webhooks`,
-    count: () => count,
+    count: () => arrivals.length,
     distinct: () => ids.size,
-    firstAt: () => first,
-    lastAt: () => last,
+    firstAt: () => arrivals.reduce((first, arrival) => Math.min(first, arrival.at), Infinity),
+    lastAt: () => arrivals.reduce((last, arrival) => Math.max(last, arrival.at), 0),
     arrivals: () => arrivals,
-    lagsSince: (since) => lags.filter((entry) => entry.occurredAt >= since).map((entry) => entry.lag),
+    lagsSince: (since) => arrivals.filter((arrival) => arrival.occurredAt >= since).map((arrival) => arrival.lag),
     reset() {
-      count = 0
-      first = 0
-      last = 0
       ids.clear()
-      lags.length = 0
       arrivals.length = 0
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    async close() {
+      const closed = new Promise<void>((resolve) =>
+        thread.on('message', (message) => message === 'closed' && resolve()),
+      )
+      thread.postMessage('close')
+      await closed
+      await thread.terminate()
+    },
   }
 }
