@@ -1,16 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../config.js'
-import type { RollEvent } from '../generated/prisma/client.js'
 import { newId } from '../lib/ids.js'
 import type { Store } from '../repositories/index.js'
 import {
   GM_ONLY_SKIPPED_REASON,
-  PING_EVENT_TYPE,
   type ClaimedDelivery,
   type DeliveryToSend,
   type SendingEndpoint,
 } from './repository.js'
-import { eventView } from '../schemas/events.js'
+import { WebhookBodies } from './bodies.js'
 import packageJson from '../../package.json' with { type: 'json' }
 import { parseRetrySchedule, retryDelay } from './backoff.js'
 import { createAgents, isSuccess, postWebhook, type AttemptOutcome } from './http-client.js'
@@ -65,7 +63,7 @@ export function dispatcherOptions(config: Config): Omit<DispatcherOptions, 'rele
  * Deliveries an endpoint's claim leases at most: one claim serves a run of them, still sent one
  * at a time and in order, so a busy endpoint costs a claim per batch rather than per delivery.
  */
-const DELIVERIES_PER_CLAIM = 20
+const DELIVERIES_PER_CLAIM = 100
 
 /** A claim's deliveries, one batch per endpoint, each in sending order (as the claim returns them). */
 function byEndpoint(claimed: DeliveryToSend[]): DeliveryToSend[][] {
@@ -81,30 +79,6 @@ function byEndpoint(claimed: DeliveryToSend[]): DeliveryToSend[][] {
 type SettledSuccess = Parameters<Store['webhooks']['settleDelivered']>[0][number]
 
 const USER_AGENT = `Nerve-Webhooks/${packageJson.version}`
-
-/** The JSON body: `{ type, timestamp, data }`, the same bytes on every attempt of a delivery. */
-function webhookBody(
-  delivery: ClaimedDelivery,
-  endpoint: Pick<SendingEndpoint, 'includeGmEvents'>,
-  event: RollEvent | null | undefined,
-): string {
-  if (!event) {
-    return JSON.stringify({
-      type: PING_EVENT_TYPE,
-      timestamp: delivery.createdAt.toISOString(),
-      data: {
-        endpointId: delivery.endpointId,
-        campaignId: delivery.campaignId,
-        message: 'A test delivery from Nerve: your endpoint is reachable and can verify the signature.',
-      },
-    })
-  }
-  return JSON.stringify({
-    type: event.type,
-    timestamp: event.occurredAt.toISOString(),
-    data: eventView(event, endpoint.includeGmEvents ? 'gm' : 'players'),
-  })
-}
 
 /** The secrets to sign with: the current one, and the previous one while its grace period lasts. */
 function liveSecrets(endpoint: SendingEndpoint, now: Date): string[] {
@@ -132,6 +106,7 @@ export class WebhookDispatcher {
   /** The lease outlives the attempt's timeout, so it only runs out when its holder is gone. */
   readonly #leaseMs: number
   readonly #agents = createAgents()
+  readonly #bodies: WebhookBodies
   readonly #inFlight = new Map<string, Promise<void>>()
   readonly #commits: CommitSignal | undefined
   #unsubscribe: Promise<() => Promise<void>> | undefined
@@ -154,6 +129,7 @@ export class WebhookDispatcher {
     this.#options = options
     this.#commits = commits
     this.#leaseMs = 2 * options.timeoutMs + 5_000
+    this.#bodies = new WebhookBodies((ids) => store.webhooks.eventsToSend(ids))
   }
 
   start(): void {
@@ -320,6 +296,7 @@ export class WebhookDispatcher {
     const startBy = claimedAt + this.#options.timeoutMs
     let started = 0
     try {
+      await this.#bodies.prefetch(batch)
       for (const delivery of batch) {
         if (this.#stopping || (started > 0 && Date.now() > startBy)) break
         if (started > 0 && !(await this.#mayStillSend(delivery))) break
@@ -341,7 +318,7 @@ export class WebhookDispatcher {
    * is sent only if the endpoint still includes them, read again now.
    */
   async #mayStillSend(delivery: DeliveryToSend): Promise<boolean> {
-    if (delivery.event?.visibility !== 'gm' || !delivery.endpoint.includeGmEvents) return true
+    if (delivery.eventVisibility !== 'gm' || !delivery.endpoint.includeGmEvents) return true
     return this.#store.webhooks.stillIncludesGmEvents(delivery.endpointId)
   }
 
@@ -349,22 +326,23 @@ export class WebhookDispatcher {
   async #deliver(delivery: DeliveryToSend): Promise<{ delivered: boolean; settled: Promise<void> }> {
     // Decided from the endpoint as the claim read it, not as it was when the event was queued:
     // opting out of GM-only events applies to deliveries already waiting.
-    if (delivery.event?.visibility === 'gm' && !delivery.endpoint.includeGmEvents) {
+    if (delivery.eventVisibility === 'gm' && !delivery.endpoint.includeGmEvents) {
       await this.#skip(delivery, GM_ONLY_SKIPPED_REASON)
       return { delivered: true, settled: Promise.resolve() }
     }
     const attemptedAt = new Date()
+    const body = await this.#bodies.bodyOf(delivery)
     const outcome: AttemptOutcome =
-      delivery.eventId && !delivery.event
+      body === null
         ? { statusCode: null, latencyMs: 0, error: 'the event is missing', responseExcerpt: null, retryAfterMs: null }
-        : await this.#post(delivery, delivery.endpoint, delivery.event, attemptedAt)
+        : await this.#post(delivery, body, attemptedAt)
     if (isSuccess(outcome)) return { delivered: true, settled: this.#settleSuccess(delivery, outcome, attemptedAt) }
     await this.#settleFailure(delivery, outcome, attemptedAt)
     return { delivered: false, settled: Promise.resolve() }
   }
 
-  #post(delivery: ClaimedDelivery, endpoint: SendingEndpoint, event: RollEvent | null, attemptedAt: Date) {
-    const body = webhookBody(delivery, endpoint, event)
+  #post(delivery: DeliveryToSend, body: string, attemptedAt: Date) {
+    const { endpoint } = delivery
     const timestamp = Math.floor(attemptedAt.getTime() / 1000)
     return postWebhook(
       {

@@ -74,10 +74,14 @@ export interface SendingEndpoint {
   includeGmEvents: boolean
 }
 
-/** A claimed delivery with its endpoint and its event (none for a ping), read by the claim itself. */
+/**
+ * A claimed delivery with its endpoint, read by the claim itself, and its event's visibility
+ * (null for a ping, or an event that is missing); the event itself is read once for all the
+ * endpoints that receive it (WebhookBodies).
+ */
 export interface DeliveryToSend extends ClaimedDelivery {
   endpoint: SendingEndpoint
-  event: RollEvent | null
+  eventVisibility: string | null
 }
 
 type ClaimRow = ClaimedDelivery & {
@@ -86,14 +90,7 @@ type ClaimRow = ClaimedDelivery & {
   previousSecret: string | null
   previousSecretExpiresAt: Date | null
   includeGmEvents: boolean
-  evCharacterId: string | null
-  evRuleset: string | null
   evVisibility: string | null
-  evActor: unknown
-  evPayload: unknown
-  evCausationId: string | null
-  evIdempotencyKey: string | null
-  evOccurredAt: Date | null
 }
 
 export interface NewAttempt {
@@ -335,9 +332,7 @@ export class WebhookRepository {
         d."created_at" AS "createdAt", d."lease_id" AS "leaseId",
         e."url", e."secret", e."previous_secret" AS "previousSecret",
         e."previous_secret_expires_at" AS "previousSecretExpiresAt", e."include_gm_events" AS "includeGmEvents",
-        ev."character_id" AS "evCharacterId", ev."ruleset" AS "evRuleset", ev."visibility" AS "evVisibility",
-        ev."actor" AS "evActor", ev."payload" AS "evPayload", ev."causation_id" AS "evCausationId",
-        ev."idempotency_key" AS "evIdempotencyKey", ev."occurred_at" AS "evOccurredAt"`
+        ev."visibility" AS "evVisibility"`
     rows.sort(inSendingOrder)
     return rows.map((row) => ({
       id: row.id,
@@ -358,24 +353,13 @@ export class WebhookRepository {
         previousSecretExpiresAt: row.previousSecretExpiresAt,
         includeGmEvents: row.includeGmEvents,
       },
-      event:
-        row.eventId === null || row.evOccurredAt === null
-          ? null
-          : {
-              id: row.eventId,
-              campaignId: row.campaignId,
-              seq: row.eventSeq!,
-              characterId: row.evCharacterId,
-              type: row.eventType,
-              ruleset: row.evRuleset!,
-              visibility: row.evVisibility!,
-              actor: row.evActor as RollEvent['actor'],
-              payload: row.evPayload as RollEvent['payload'],
-              causationId: row.evCausationId,
-              idempotencyKey: row.evIdempotencyKey,
-              occurredAt: row.evOccurredAt,
-            },
+      eventVisibility: row.evVisibility,
     }))
+  }
+
+  /** The events of deliveries about to be sent, as the history holds them; a missing one is left out. */
+  eventsToSend(ids: string[]): Promise<RollEvent[]> {
+    return this.db.rollEvent.findMany({ where: { id: { in: ids } } })
   }
 
   /**
