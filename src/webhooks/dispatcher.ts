@@ -76,6 +76,10 @@ function byEndpoint(claimed: DeliveryToSend[]): DeliveryToSend[][] {
   return [...batches.values()]
 }
 
+/** How long a success waits to be settled with others, and how many are settled at most at once. */
+const SETTLE_WINDOW_MS = 10
+const SETTLED_AT_ONCE = 200
+
 type SettledSuccess = Parameters<Store['webhooks']['settleDelivered']>[0][number]
 
 const USER_AGENT = `Nerve-Webhooks/${packageJson.version}`
@@ -120,7 +124,8 @@ export class WebhookDispatcher {
   #sweeping: Promise<void> | undefined
   /** The last claim found work: more is likely due, so the next one skips the `anyDue` probe. */
   #busy = false
-  /** Successes waiting to be settled together, at the end of this turn of the event loop. */
+  #settleTimer: NodeJS.Timeout | undefined
+  /** Successes waiting to be settled together, within SETTLE_WINDOW_MS. */
   #successes: { success: SettledSuccess; settled: (settled: boolean) => void; failed: (err: unknown) => void }[] = []
 
   constructor(store: Store, log: FastifyBaseLogger, options: DispatcherOptions, commits?: CommitSignal) {
@@ -421,17 +426,21 @@ export class WebhookDispatcher {
   }
 
   /**
-   * Queues a success; every success of this turn of the event loop is settled by one statement,
-   * so a busy dispatcher spends one round trip on many deliveries.
+   * Queues a success; the successes of a short window are settled by one statement, so a busy
+   * dispatcher spends one round trip on many deliveries rather than one on each. Nothing waits
+   * for the settlement to send the next delivery; only the end of a run does.
    */
   #settleDelivered(success: SettledSuccess): Promise<boolean> {
     return new Promise((settled, failed) => {
-      if (this.#successes.length === 0) setImmediate(() => void this.#flushSuccesses())
+      if (this.#successes.length === 0)
+        this.#settleTimer = setTimeout(() => void this.#flushSuccesses(), SETTLE_WINDOW_MS)
       this.#successes.push({ success, settled, failed })
+      if (this.#successes.length >= SETTLED_AT_ONCE) void this.#flushSuccesses()
     })
   }
 
   async #flushSuccesses(): Promise<void> {
+    clearTimeout(this.#settleTimer)
     const batch = this.#successes
     this.#successes = []
     try {
