@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream'
 import { NotFoundError } from '../errors.js'
-import type { Principal } from './context.js'
+import type { Principal } from '../lib/principal.js'
 import type { Store } from '../repositories/index.js'
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, archiveDigest, type ArchiveHeader } from '../schemas/archive.js'
 import { campaignView } from '../schemas/campaigns.js'

@@ -1,5 +1,5 @@
 import { NotFoundError } from '../errors.js'
-import type { Principal } from './context.js'
+import type { Principal } from '../lib/principal.js'
 import type { Store } from '../repositories/index.js'
 import { ruleSetOfCampaign } from './campaign-rules.js'
 import { replayEvent, sameJson } from './replay.js'

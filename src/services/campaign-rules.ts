@@ -1,4 +1,4 @@
-import type { Principal } from './context.js'
+import type { Principal } from '../lib/principal.js'
 import { findRuleSet } from '../rules/index.js'
 import type { RuleSet } from '../rules/rule-set.js'
 

@@ -1,4 +1,4 @@
-import type { Principal } from './context.js'
+import type { Principal } from '../lib/principal.js'
 import type { KeyStanding } from '../repositories/api-keys.js'
 import type { Store } from '../repositories/index.js'
 import type { EventFeed } from './event-feed.js'

@@ -2,7 +2,8 @@ import { ConflictError, NotFoundError } from '../errors.js'
 import { oddsOf } from '../rules/rule-set.js'
 import { ruleSetOfCampaign } from './campaign-rules.js'
 import { actionOfCampaign, authorize, onStoredSheet } from './commands.js'
-import type { Principal, ServiceContext } from './context.js'
+import type { Principal } from '../lib/principal.js'
+import type { ServiceContext } from './context.js'
 import { audienceOf } from './public-view.js'
 
 /**

@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError } from '../errors.js'
 import type { CommandCharacter } from '../repositories/characters.js'
 import type { Repositories, Store } from '../repositories/index.js'
-import { actorOf, type Principal } from './context.js'
+import { actorOf, type Principal } from '../lib/principal.js'
 import type { EventFeed } from './event-feed.js'
 import { recordChange, type Change, type Recorded } from './event-log.js'
 import { idempotent, type Once } from './idempotency.js'

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util'
-import type { Principal } from './context.js'
+import type { Principal } from '../lib/principal.js'
 import { RuleError } from '../rules/errors.js'
 import { findRuleSet } from '../rules/index.js'
 import type { FollowUp } from '../rules/rule-set.js'

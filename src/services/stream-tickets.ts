@@ -1,5 +1,5 @@
 import { mintTicket } from '../lib/secrets.js'
-import type { Principal } from './context.js'
+import type { Principal } from '../lib/principal.js'
 import type { Store } from '../repositories/index.js'
 
 /** Long enough to open a stream right after minting, short enough that a leaked URL is soon worthless. */

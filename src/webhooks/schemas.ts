@@ -3,6 +3,7 @@ import type { WebhookAttempt, WebhookEndpoint } from '../generated/prisma/client
 import type { WebhookDeliveryRow } from './repository.js'
 import { PageLimit, SeqCursor, Timestamp, Uuid } from '../schemas/common.js'
 import { ref } from '../schemas/ref.js'
+import { builtInTypesText } from '../history/event-types.js'
 
 const EXAMPLE_URL = 'https://example.com/hooks/nerve'
 
@@ -18,8 +19,7 @@ const Description = Type.String({ maxLength: 500, description: 'What the endpoin
 const EventTypes = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
   maxItems: 50,
   uniqueItems: true,
-  description:
-    'Only these event types are sent (action names such as `stress-check`, or `character.created`, `character.updated`, `character.archived`, `revert`). Empty: every type.',
+  description: `Only these event types are sent (action names such as \`stress-check\`, or ${builtInTypesText((entry) => entry.subscribable)}). Empty: every type.`,
 })
 
 const IncludeGmEvents = Type.Boolean({
