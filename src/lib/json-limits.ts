@@ -1,6 +1,6 @@
 /*
  * What makes a JSON text or value unfit to store, checked before anything walks it: the body
- * parser (src/plugins/app/json-body.ts) and an archive's import (src/services/archive-import.ts).
+ * parser (src/plugins/app/json-body.ts) and an archive's import (src/history/archive-import.ts).
  */
 
 /** NUL, or a lone surrogate (with the `u` flag a well-formed pair is one code point, not `Cs`). */

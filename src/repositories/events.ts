@@ -1,5 +1,5 @@
 import { Prisma, type Character, type RollEvent } from '../generated/prisma/client.js'
-import { eventListings, type Actor, type EventPayload, type Visibility } from '../schemas/events.js'
+import { eventListings, type Actor, type EventPayload, type Visibility } from '../history/event.js'
 import type { Db, RawSql } from './db.js'
 import { prepared } from '../db/prepared.js'
 import { endpointWants } from '../webhooks/outbox.js'

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { Recorded } from '../services/event-log.js'
+import type { Recorded } from '../history/record.js'
 import type { Once } from '../services/idempotency.js'
 import { runCommand, type Command, type CommandAnswer, type CommandContext, type Loaded } from '../services/pipeline.js'
 import { eventUrl } from './locations.js'
@@ -41,9 +41,9 @@ export function commandRoute(context: CommandContext) {
   return async <Target extends Loaded>(
     request: FastifyRequest,
     reply: FastifyReply,
-    { command, fingerprint, location }: CommandRouteSpec<Target>,
+    route: CommandRouteSpec<Target>,
   ) => {
-    const answer = await runCommand(context, request.principal, command, onceFor(request, fingerprint))
-    return replyCreated(reply, answer, location?.(answer.recorded))
+    const answer = await runCommand(context, request.principal, route.command, onceFor(request, route.fingerprint))
+    return replyCreated(reply, answer, route.location?.(answer.recorded))
   }
 }

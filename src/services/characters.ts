@@ -5,7 +5,7 @@ import { mergePatch } from '../lib/merge-patch.js'
 import type { CreateCharacter, PatchCharacter } from '../schemas/characters.js'
 import { sheetWithSettings } from './campaign-rules.js'
 import type { Principal } from '../lib/principal.js'
-import type { ServiceContext } from './context.js'
+import type { Store } from '../repositories/index.js'
 import { pageOf, pageSize } from '../lib/pagination.js'
 import { loadCharacter, type Command } from './pipeline.js'
 import { audienceOf } from './public-view.js'
@@ -33,14 +33,18 @@ export function createCommand(principal: Principal, body: CreateCharacter): Comm
   }
 }
 
-export async function getCharacter({ store }: ServiceContext, principal: Principal, characterId: string) {
+export async function getCharacter(
+  { store }: { store: Pick<Store, 'characters'> },
+  principal: Principal,
+  characterId: string,
+) {
   const character = await store.characters.find(principal.campaign.id, characterId)
   if (!character) throw new NotFoundError(`character ${characterId} not found`)
   return characterView(character, principal.campaign, audienceOf(principal))
 }
 
 export async function listCharacters(
-  { store }: ServiceContext,
+  { store }: { store: Pick<Store, 'characters'> },
   principal: Principal,
   query: { after?: string | undefined; limit?: number | undefined; includeArchived?: boolean | undefined },
 ) {

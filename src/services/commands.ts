@@ -2,7 +2,7 @@ import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from
 import { BUILT_IN } from '../history/event-types.js'
 import { standingEvents, walkLineage, type LineageLink } from '../history/lineage.js'
 import type { Principal } from '../lib/principal.js'
-import type { Visibility } from '../schemas/events.js'
+import type { Visibility } from '../history/event.js'
 import type { RollEvent } from '../generated/prisma/client.js'
 import type { Repositories } from '../repositories/index.js'
 import type { DiceRequest } from '../rules/dice.js'
@@ -13,7 +13,7 @@ import { resolveAction, type RuleAction } from '../rules/rule-set.js'
 import { ruleSetOfCampaign } from './campaign-rules.js'
 import { loadCharacter, type Command, type Decision, type Loaded } from './pipeline.js'
 import { audienceOf } from './public-view.js'
-import { pendingList, type EventPayload } from '../schemas/events.js'
+import { pendingList, type EventPayload } from '../history/event.js'
 
 export interface ActionBody {
   /** On the decision route: which of the event's open decisions to settle (the first by default). */

@@ -3,7 +3,7 @@ import { oddsOf } from '../rules/rule-set.js'
 import { ruleSetOfCampaign } from './campaign-rules.js'
 import { actionOfCampaign, authorize, onStoredSheet } from './commands.js'
 import type { Principal } from '../lib/principal.js'
-import type { ServiceContext } from './context.js'
+import type { Store } from '../repositories/index.js'
 import { audienceOf } from './public-view.js'
 
 /**
@@ -12,7 +12,7 @@ import { audienceOf } from './public-view.js'
  * saying so, so that neither the odds nor a change in what the answer says tells of a GM-only roll.
  */
 export async function characterOdds(
-  { store }: Pick<ServiceContext, 'store'>,
+  { store }: { store: Pick<Store, 'characters'> },
   principal: Principal,
   characterId: string,
   actionName: string,

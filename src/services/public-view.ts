@@ -4,7 +4,7 @@ import { RuleError } from '../rules/errors.js'
 import { findRuleSet } from '../rules/index.js'
 import type { FollowUp } from '../rules/rule-set.js'
 import type { Audience } from '../schemas/common.js'
-import type { PublicView, Visibility, VisibilityReason } from '../schemas/events.js'
+import type { PublicView, Visibility, VisibilityReason } from '../history/event.js'
 import { sameJson } from './replay.js'
 
 /**

@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError } from '../errors.js'
 import { BUILT_IN, eventTypeOf } from '../history/event-types.js'
-import type { EventPayload } from '../schemas/events.js'
+import type { EventPayload } from '../history/event.js'
 import { ruleSetOfCampaign } from './campaign-rules.js'
 import { revealedIn } from './commands.js'
 import { standingEvents } from '../history/lineage.js'

@@ -10,7 +10,7 @@ import {
   type DeliveryToSend,
   type SendingEndpoint,
 } from './repository.js'
-import { eventView } from '../schemas/events.js'
+import { eventView } from '../history/event.js'
 import packageJson from '../../package.json' with { type: 'json' }
 import { parseRetrySchedule, retryDelay } from './backoff.js'
 import { createAgents, isSuccess, postWebhook, type AttemptOutcome } from './http-client.js'

@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap'
 import { ConflictError } from '../../src/errors.js'
 import type { Principal } from '../../src/lib/principal.js'
-import { EventFeed } from '../../src/services/event-feed.js'
+import { EventFeed } from '../../src/history/feed.js'
 import { loadCharacter, runCommand, type Command, type CommandContext } from '../../src/services/pipeline.js'
 import { createCampaign, createCharacter } from '../helpers/api.js'
 import { buildTestApp } from '../helpers/build-app.js'

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { RULE_SETS } from '../../rules/index.js'
 import { CharacterParams, IdempotencyHeaders } from '../../schemas/common.js'
-import { CommandResultSchema } from '../../schemas/events.js'
+import { CommandResultSchema } from '../../history/event.js'
 import { COMMAND_LINKS } from '../../schemas/links.js'
 import { created, problems, ref } from '../../schemas/ref.js'
 import { commandBodySchema, oddsCommandBodySchema, oddsSchema, pascalCase } from '../../schemas/resolution.js'

@@ -9,7 +9,7 @@ import {
   PatchCharacterSchema,
 } from '../../schemas/characters.js'
 import { CampaignParams, CharacterParams, IdempotencyHeaders, Uuid } from '../../schemas/common.js'
-import { CommandResultSchema } from '../../schemas/events.js'
+import { CommandResultSchema } from '../../history/event.js'
 import { CHARACTER_LINKS, COMMAND_LINKS, CREATED_CHARACTER_LINKS } from '../../schemas/links.js'
 import { created, problems, ref } from '../../schemas/ref.js'
 import { auditCharacter } from '../../services/audit.js'

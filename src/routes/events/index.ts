@@ -10,15 +10,15 @@ import {
   EventSchema,
   SheetsOption,
   StreamTicketSchema,
-} from '../../schemas/events.js'
+} from '../../history/event.js'
 import { COMMAND_LINKS, EVENT_LINKS } from '../../schemas/links.js'
 import { created, problems, ref } from '../../schemas/ref.js'
 import { settleCommand } from '../../services/commands.js'
 import { revealCommand } from '../../services/reveal.js'
-import { currentSeq, streamEvents } from '../../services/event-stream.js'
-import { getEvent, listEventsJson } from '../../services/history.js'
+import { currentSeq, streamEvents } from '../../history/stream.js'
+import { getEvent, listEventsJson } from '../../history/listings.js'
 import { mintStreamTicket } from '../../services/stream-tickets.js'
-import type { Event } from '../../schemas/events.js'
+import type { Event } from '../../history/event.js'
 import { commandRoute } from '../command-reply.js'
 import { routeAccess } from '../../plugins/app/route-access.js'
 

@@ -4,7 +4,7 @@ import sjson from 'secure-json-parse'
 import type { Static, TSchema } from 'typebox'
 import { Compile, type Validator } from 'typebox/compile'
 import { ArchiveRefusedError, type ArchiveProblem } from '../errors.js'
-import { BUILT_IN, type RecordedEvent } from '../history/event-types.js'
+import { BUILT_IN, type RecordedEvent } from './event-types.js'
 import type { Campaign, Prisma } from '../generated/prisma/client.js'
 import { newId } from '../lib/ids.js'
 import type { RawLine } from '../lib/ndjson.js'
@@ -27,15 +27,15 @@ import {
   ArchiveWebhookSchema,
   type ArchiveHeader,
   type ImportOptions,
-} from '../schemas/archive.js'
+} from './archive.js'
 import { SHARED_SCHEMAS } from '../schemas/index.js'
 import { checkWebhookUrl } from '../webhooks/address-guard.js'
 import { generateSecret } from '../webhooks/signing.js'
-import { createKey, GM_KEY } from './campaigns.js'
-import { publicSideOf } from './public-view.js'
-import { rebuildSheet, replayEvent, revealedOn, sameJson, type RevealedEvent } from './replay.js'
+import { createKey, GM_KEY } from '../services/campaigns.js'
+import { publicSideOf } from '../services/public-view.js'
+import { rebuildSheet, replayEvent, revealedOn, sameJson, type RevealedEvent } from '../services/replay.js'
 import { campaignView } from '../schemas/campaigns.js'
-import type { EventPayload } from '../schemas/events.js'
+import type { EventPayload } from './event.js'
 import { endpointView } from '../webhooks/schemas.js'
 
 export interface ImportContext {

@@ -1,12 +1,12 @@
 import Type, { type Static } from 'typebox'
 import type { RollEvent } from '../generated/prisma/client.js'
-import { builtInTypesList } from '../history/event-types.js'
+import { builtInTypesList } from './event-types.js'
 import { DieRollSchema } from '../rules/dice.js'
 import type { FollowUp, PendingDecision } from '../rules/rule-set.js'
-import { FreeObject, PageLimit, SeqCursor, Timestamp, Uuid, type Audience } from './common.js'
-import { FollowUpsSchema, PendingDecisionsSchema, UnusedFacesSchema, routed } from './resolution.js'
-import { ref } from './ref.js'
-import { CharacterSchema } from './characters.js'
+import { FreeObject, PageLimit, SeqCursor, Timestamp, Uuid, type Audience } from '../schemas/common.js'
+import { FollowUpsSchema, PendingDecisionsSchema, UnusedFacesSchema, routed } from '../schemas/resolution.js'
+import { ref } from '../schemas/ref.js'
+import { CharacterSchema } from '../schemas/characters.js'
 
 const VisibilitySchema = Type.Union([Type.Literal('public'), Type.Literal('gm')], {
   description:
