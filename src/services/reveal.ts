@@ -64,7 +64,7 @@ export function revealCommand(principal: Principal, eventId: string): Command {
       }
       return {
         type: BUILT_IN.reveal.type,
-        visibility: 'public',
+        visibility: BUILT_IN.reveal.visibility,
         causationId: event.id,
         replay: () => shown,
         payload: {
