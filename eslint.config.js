@@ -22,6 +22,46 @@ const { default: tseslint } = await import('typescript-eslint')
 const { importX } = await import('eslint-plugin-import-x')
 const { createTypeScriptImportResolver } = await import('eslint-import-resolver-typescript')
 
+/*
+ * The layers of src/, top to bottom (README, "Where things are"): a file may import from its own
+ * layer and the layers below it, never from one above. Each layer's files as globs from the root
+ * (globs all: the rule takes no mix of globs and plain paths, so a single file is `@(name).ts`).
+ */
+const LAYERS = [
+  { name: 'entry points', files: ['src/{app,server,worker,openapi}.ts'] },
+  { name: 'routes', files: ['src/routes/**'] },
+  { name: 'plugins', files: ['src/plugins/**'] },
+  {
+    name: 'services',
+    files: ['src/services/**', 'src/history/@(record|listings|stream|feed|archive-export|archive-import).ts'],
+  },
+  { name: 'webhooks', files: ['src/webhooks/!(repository|outbox|schemas).ts'] },
+  { name: 'schemas', files: ['src/schemas/**', 'src/webhooks/@(schemas).ts', 'src/history/@(event|archive).ts'] },
+  { name: 'data access', files: ['src/repositories/**', 'src/webhooks/@(repository|outbox).ts', 'src/db/**'] },
+  { name: 'history registry', files: ['src/history/@(event-types|lineage).ts'] },
+  { name: 'rules', files: ['src/rules/**'] },
+  { name: 'base', files: ['src/lib/**', 'src/{errors,config,logger,runtime-flags}.ts', 'src/generated/**'] },
+]
+
+/* Imports that run up a layer on purpose, each with its reason; allowed from the importer's whole layer. */
+const EXCEPTIONS = [
+  {
+    layer: 'data access',
+    imports: 'src/history/@(event).ts',
+    reason:
+      'the events repository writes each event with its listings (its API JSON less the sheets) in the same statement, so a history page copies text (docs/BENCHMARKS.md); the view needs the API’s schemas, which sit above the data layer',
+  },
+]
+
+const layerZones = LAYERS.slice(1).map((layer, index) => ({
+  target: layer.files,
+  from: LAYERS.slice(0, index + 1).flatMap((above) => above.files),
+  except: EXCEPTIONS.filter((exception) => exception.layer === layer.name).map(
+    (exception) => `${import.meta.dirname}/${exception.imports}`,
+  ),
+  message: `The ${layer.name} layer imports nothing from a layer above it (README, "Where things are").`,
+}))
+
 export default tseslint.config(
   {
     ignores: ['dist/', 'src/generated/', 'examples/client/schema.d.ts', 'coverage/', '.tap/', 'public/', 'data/'],
@@ -40,6 +80,7 @@ export default tseslint.config(
     },
     rules: {
       'import-x/no-cycle': 'error',
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: layerZones }],
       // Fastify tells promise plugins and hooks from callback ones by `async`, and tap
       // subtests are written `async t =>` alike: a missing `await` there is no mistake.
       '@typescript-eslint/require-await': 'off',

@@ -24,7 +24,7 @@ export class EventPageRepository {
   }
 
   /**
-   * `list` for an archive (src/services/archive-export.ts): every event as the GM's history
+   * `list` for an archive (src/history/archive-export.ts): every event as the GM's history
    * shows it, sheets included, and beside it the rule settings it was resolved with as JSON text
    * (null for the events that record none), which replaying it needs and the history never shows.
    */

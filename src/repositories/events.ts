@@ -1,7 +1,8 @@
 import { Prisma, type Character, type RollEvent } from '../generated/prisma/client.js'
-import { eventListings, type Actor, type EventPayload, type Visibility } from '../schemas/events.js'
+import { eventListings, type Actor, type EventPayload, type Visibility } from '../history/event.js'
 import type { Db, RawSql } from './db.js'
 import { prepared } from '../db/prepared.js'
+import { endpointWants } from '../webhooks/outbox.js'
 
 export interface NewEvent {
   id: string
@@ -235,8 +236,10 @@ export function recordStatement(event: RollEvent, change: CharacterChange): Pris
         SELECT nerve_uuid_v7(), e."campaign_id", e."id", a."id", a."seq", a."type"
         FROM appended a JOIN "webhook_endpoints" e ON e."campaign_id" = a."campaign_id"
         WHERE e."enabled"
-          AND (cardinality(e."event_types") = 0 OR a."type" = ANY(e."event_types"))
-          AND (a."visibility" = 'public' OR e."include_gm_events")
+          AND ${endpointWants(
+            { eventTypes: Prisma.raw('e."event_types"'), includeGmEvents: Prisma.raw('e."include_gm_events"') },
+            { type: Prisma.raw('a."type"'), visibility: Prisma.raw('a."visibility"') },
+          )}
       )
       SELECT saved."id", saved."campaign_id" AS "campaignId", saved."name", saved."version",
         saved."created_at" AS "createdAt", saved."updated_at" AS "updatedAt", saved."archived_at" AS "archivedAt",

@@ -1,4 +1,5 @@
 import Type from 'typebox'
+import { DEFAULT_PAGE_LIMIT } from '../lib/pagination.js'
 
 export const Uuid = (description: string) => Type.String({ format: 'uuid', description })
 
@@ -19,8 +20,6 @@ export const CharacterParams = Type.Object({
 /** A campaign sequence number given by a client: bounded so it always fits PostgreSQL's bigint exactly. */
 export const SeqCursor = (description: string) =>
   Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description })
-
-export const DEFAULT_PAGE_LIMIT = 50
 
 /** Optional in the document (clients need not send it); the validator fills the default. */
 export const PageLimit = Type.Optional(

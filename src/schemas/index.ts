@@ -10,7 +10,7 @@ import {
   ArchiveLineSchema,
   ArchiveWebhookSchema,
   ImportedCampaignSchema,
-} from './archive.js'
+} from '../history/archive.js'
 import { AuditReportSchema } from './audit.js'
 import {
   ApiKeyListSchema,
@@ -23,7 +23,13 @@ import {
   UpdateCampaignSchema,
 } from './campaigns.js'
 import { CharacterListSchema, CharacterSchema, CreateCharacterSchema, PatchCharacterSchema } from './characters.js'
-import { CommandResultSchema, EventListSchema, EventSchema, ListedEventSchema, StreamTicketSchema } from './events.js'
+import {
+  CommandResultSchema,
+  EventListSchema,
+  EventSchema,
+  ListedEventSchema,
+  StreamTicketSchema,
+} from '../history/event.js'
 import { LivenessSchema, ReadinessSchema } from './health.js'
 import { ProblemSchema } from './problem.js'
 import { FollowUpSchema, oddsSchema, PendingDecisionSchema } from './resolution.js'

@@ -1,9 +1,9 @@
 import { NotFoundError } from '../errors.js'
-import type { Principal } from './context.js'
+import type { Principal } from '../lib/principal.js'
 import type { Store } from '../repositories/index.js'
 import { ruleSetOfCampaign } from './campaign-rules.js'
 import { replayEvent, sameJson } from './replay.js'
-import type { EventPayload } from '../schemas/events.js'
+import type { EventPayload } from '../history/event.js'
 
 interface Divergence {
   seq: number
@@ -16,7 +16,11 @@ interface Divergence {
  * Rebuilds the character's sheet from its history alone — re-resolving every roll with the
  * dice it recorded — and compares each step with what was stored.
  */
-export async function auditCharacter(store: Store, principal: Principal, characterId: string) {
+export async function auditCharacter(
+  store: Pick<Store, 'characters' | 'events'>,
+  principal: Principal,
+  characterId: string,
+) {
   const character = await store.characters.find(principal.campaign.id, characterId)
   if (!character) throw new NotFoundError(`character ${characterId} not found`)
   const ruleSet = ruleSetOfCampaign(principal)

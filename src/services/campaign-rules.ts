@@ -1,11 +1,9 @@
-import type { Principal } from './context.js'
-import { findRuleSet } from '../rules/index.js'
+import type { Principal } from '../lib/principal.js'
+import { storedRuleSet } from '../rules/index.js'
 import type { RuleSet } from '../rules/rule-set.js'
 
 export function ruleSetOfCampaign(principal: Principal): RuleSet {
-  const ruleSet = findRuleSet(principal.campaign.ruleset)
-  if (!ruleSet) throw new Error(`campaign ${principal.campaign.id} has unknown rule set ${principal.campaign.ruleset}`)
-  return ruleSet
+  return storedRuleSet(principal.campaign)
 }
 
 /** A stored sheet is re-checked against the campaign's current settings before the rules use it. */

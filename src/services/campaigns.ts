@@ -7,7 +7,7 @@ import type { Repositories, Store } from '../repositories/index.js'
 import { RuleError } from '../rules/errors.js'
 import { findRuleSet } from '../rules/index.js'
 import type { CreateCampaign, MintKey, UpdateCampaign } from '../schemas/campaigns.js'
-import type { ServiceContext } from './context.js'
+import type { EventFeed } from '../history/feed.js'
 import { apiKeyView, campaignView } from '../schemas/campaigns.js'
 
 function ruleSetOf(id: string) {
@@ -28,7 +28,7 @@ export async function createCampaign(store: Store, body: CreateCampaign) {
   })
 }
 
-export async function getCampaign(store: Store, campaignId: string) {
+export async function getCampaign(store: Pick<Store, 'campaigns'>, campaignId: string) {
   const campaign = await store.campaigns.findActive(campaignId)
   if (!campaign) throw new NotFoundError(`campaign ${campaignId} not found`)
   return campaignView(campaign)
@@ -39,7 +39,12 @@ export async function getCampaign(store: Store, campaignId: string) {
  * re-checked against the settings before every roll, so settings that a sheet already exceeds
  * would leave that character unable to roll at all: refuse them instead.
  */
-async function checkSheetsFit(store: Store, campaignId: string, ruleset: string, settings: Prisma.InputJsonObject) {
+async function checkSheetsFit(
+  store: Pick<Store, 'characters'>,
+  campaignId: string,
+  ruleset: string,
+  settings: Prisma.InputJsonObject,
+) {
   const ruleSet = ruleSetOf(ruleset)
   for (const character of await store.characters.sheets(campaignId)) {
     try {
@@ -53,7 +58,11 @@ async function checkSheetsFit(store: Store, campaignId: string, ruleset: string,
   }
 }
 
-export async function updateCampaign(store: Store, campaignId: string, body: UpdateCampaign) {
+export async function updateCampaign(
+  store: Pick<Store, 'campaigns' | 'characters'>,
+  campaignId: string,
+  body: UpdateCampaign,
+) {
   const current = await getCampaign(store, campaignId)
   const settings = body.settings === undefined ? undefined : settingsFor(current.ruleset, body.settings)
   if (settings !== undefined) await checkSheetsFit(store, campaignId, current.ruleset, settings)
@@ -65,12 +74,15 @@ export async function updateCampaign(store: Store, campaignId: string, body: Upd
 }
 
 /** The history is kept (it is append-only); the campaign and all its keys simply stop answering. */
-export async function deleteCampaign({ store, feed }: ServiceContext, campaignId: string) {
+export async function deleteCampaign(
+  { store, feed }: { store: Pick<Store, 'campaigns'>; feed: Pick<EventFeed, 'accessChanged'> },
+  campaignId: string,
+) {
   await store.campaigns.markDeleted(campaignId)
   feed.accessChanged(campaignId)
 }
 
-export async function mintPlayerKey(store: Store, campaignId: string, body: MintKey) {
+export async function mintPlayerKey(store: Pick<Store, 'characters' | 'apiKeys'>, campaignId: string, body: MintKey) {
   for (const [index, characterId] of body.characterIds.entries()) {
     if (!(await store.characters.find(campaignId, characterId))) {
       throw new InvalidFieldError(`/body/characterIds/${index}`, `character ${characterId} is not in this campaign`)
@@ -99,11 +111,15 @@ export async function createKey(
   return { ...apiKeyView(key), key: minted.secret }
 }
 
-export async function listKeys(store: Store, campaignId: string) {
+export async function listKeys(store: Pick<Store, 'apiKeys'>, campaignId: string) {
   return { data: (await store.apiKeys.list(campaignId)).map(apiKeyView) }
 }
 
-export async function revokeKey({ store, feed }: ServiceContext, campaignId: string, keyId: string) {
+export async function revokeKey(
+  { store, feed }: { store: Pick<Store, 'apiKeys'>; feed: Pick<EventFeed, 'accessChanged'> },
+  campaignId: string,
+  keyId: string,
+) {
   const key = await store.apiKeys.find(campaignId, keyId)
   if (!key) throw new NotFoundError(`key ${keyId} not found`)
   if (key.revokedAt) return apiKeyView(key)

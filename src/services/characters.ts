@@ -1,10 +1,12 @@
 import { NotFoundError, PreconditionFailedError } from '../errors.js'
+import { BUILT_IN } from '../history/event-types.js'
 import { newId } from '../lib/ids.js'
 import { mergePatch } from '../lib/merge-patch.js'
 import type { CreateCharacter, PatchCharacter } from '../schemas/characters.js'
 import { sheetWithSettings } from './campaign-rules.js'
-import type { Principal, ServiceContext } from './context.js'
-import { pageOf, pageSize } from './pagination.js'
+import type { Principal } from '../lib/principal.js'
+import type { Store } from '../repositories/index.js'
+import { pageOf, pageSize } from '../lib/pagination.js'
 import { loadCharacter, type Command } from './pipeline.js'
 import { audienceOf } from './public-view.js'
 import { characterView } from '../schemas/characters.js'
@@ -18,7 +20,7 @@ export function createCommand(principal: Principal, body: CreateCharacter): Comm
       return { character: { id: newId(), name: body.name, sheet, publicSheet: null, version: 0, archivedAt: null } }
     },
     decide: (_repositories, { character }) => ({
-      type: 'character.created',
+      type: BUILT_IN.created.type,
       payload: {
         request: body,
         dice: [],
@@ -31,14 +33,18 @@ export function createCommand(principal: Principal, body: CreateCharacter): Comm
   }
 }
 
-export async function getCharacter({ store }: ServiceContext, principal: Principal, characterId: string) {
+export async function getCharacter(
+  { store }: { store: Pick<Store, 'characters'> },
+  principal: Principal,
+  characterId: string,
+) {
   const character = await store.characters.find(principal.campaign.id, characterId)
   if (!character) throw new NotFoundError(`character ${characterId} not found`)
   return characterView(character, principal.campaign, audienceOf(principal))
 }
 
 export async function listCharacters(
-  { store }: ServiceContext,
+  { store }: { store: Pick<Store, 'characters'> },
   principal: Principal,
   query: { after?: string | undefined; limit?: number | undefined; includeArchived?: boolean | undefined },
 ) {
@@ -87,7 +93,7 @@ export function patchCommand(
           : sheetWithSettings(principal, mergePatch(character.sheet, body.sheet)).sheet
       const name = body.name ?? character.name
       return {
-        type: 'character.updated',
+        type: BUILT_IN.updated.type,
         name,
         replay: (sheet) => ({
           sheet: body.sheet === undefined ? sheet : sheetWithSettings(principal, mergePatch(sheet, body.sheet)).sheet,
@@ -110,7 +116,7 @@ export function archiveCommand(principal: Principal, characterId: string): Comma
   return {
     load: async (repositories) => ({ character: await loadCharacter(repositories, principal, characterId) }),
     decide: (_repositories, { character }) => ({
-      type: 'character.archived',
+      type: BUILT_IN.archived.type,
       archivedAt: new Date(),
       replay: (sheet) => ({ sheet }),
       payload: {

@@ -1,6 +1,8 @@
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../errors.js'
-import type { Principal } from './context.js'
-import type { Visibility } from '../schemas/events.js'
+import { BUILT_IN } from '../history/event-types.js'
+import { standingEvents, walkLineage, type LineageLink } from '../history/lineage.js'
+import type { Principal } from '../lib/principal.js'
+import type { Visibility } from '../history/event.js'
 import type { RollEvent } from '../generated/prisma/client.js'
 import type { Repositories } from '../repositories/index.js'
 import type { DiceRequest } from '../rules/dice.js'
@@ -11,7 +13,7 @@ import { resolveAction, type RuleAction } from '../rules/rule-set.js'
 import { ruleSetOfCampaign } from './campaign-rules.js'
 import { loadCharacter, type Command, type Decision, type Loaded } from './pipeline.js'
 import { audienceOf } from './public-view.js'
-import { pendingList, type EventPayload } from '../schemas/events.js'
+import { pendingList, type EventPayload } from '../history/event.js'
 
 export interface ActionBody {
   /** On the decision route: which of the event's open decisions to settle (the first by default). */
@@ -73,11 +75,8 @@ async function decisionStateFor(
     repositories.events.pendingFor(principal.campaign.id, characterId, decision),
   ])
   const ruleSet = ruleSetOfCampaign(principal)
-  const before = new Map<string, DecisionState>()
-  let state = NOTHING_OPEN
-  for (const event of events) {
-    before.set(event.id, state)
-    let next = event.type === 'revert' ? (before.get(event.causationId ?? '') ?? state) : state
+  return walkLineage(events, NOTHING_OPEN, (state, event) => {
+    let next = state
     if (event.type === decision && next.open !== null) {
       const settledBy = new Map(next.settledBy)
       for (const id of next.shownBy) settledBy.set(id, event.id)
@@ -86,13 +85,10 @@ async function decisionStateFor(
     if (showing.has(event.id)) {
       const action = findAction(ruleSet, event.type)
       const opens = next.open === null || (action?.kind === 'roll' && !action.amends)
-      next = opens ? { ...next, open: event, shownBy: [event.id] } : { ...next, shownBy: [...next.shownBy, event.id] }
-    } else if (next.open !== null) {
-      next = { ...next, open: null, shownBy: [] }
+      return opens ? { ...next, open: event, shownBy: [event.id] } : { ...next, shownBy: [...next.shownBy, event.id] }
     }
-    state = next
-  }
-  return state
+    return next.open !== null ? { ...next, open: null, shownBy: [] } : next
+  })
 }
 
 /** The event a decision settles, given in the path: refused unless its decision is the character's open one. */
@@ -126,28 +122,6 @@ async function amendedEventFor(
       .reverse()
       .find((event) => types.includes(event.type))?.id ?? null
   )
-}
-
-/** The events of a lineage that still stand, in order: those no revert took back, reverts themselves left out. */
-export function standingEvents<Event extends { id: string; type: string; causationId: string | null }>(
-  events: readonly Event[],
-): Event[] {
-  const standing: Event[] = []
-  const undone = new Map<string, Event>()
-  for (const event of events) {
-    if (event.type !== 'revert') {
-      standing.push(event)
-      continue
-    }
-    // A revert takes back the latest standing event; reverting that revert brings the event back.
-    const restored = undone.get(event.causationId ?? '')
-    if (restored) standing.push(restored)
-    else {
-      const taken = standing.pop()
-      if (taken) undone.set(event.id, taken)
-    }
-  }
-  return standing
 }
 
 /**
@@ -203,10 +177,10 @@ async function unrevealedAmong(
 }
 
 /** The ids of the events a standing reveal shows players. */
-export function revealedIn(lineage: Parameters<typeof standingEvents>[0]): Set<string> {
+export function revealedIn(lineage: readonly LineageLink[]): Set<string> {
   return new Set(
     standingEvents(lineage)
-      .filter((event) => event.type === 'reveal' && event.causationId !== null)
+      .filter((event) => event.type === BUILT_IN.reveal.type && event.causationId !== null)
       .map((event) => event.causationId!),
   )
 }
@@ -344,14 +318,14 @@ export function revertCommand(principal: Principal, characterId: string, eventId
       if (reverted.sheetBefore === null)
         throw new ConflictError('a character’s creation cannot be reverted; archive it instead')
       return {
-        type: 'revert',
+        type: BUILT_IN.revert.type,
         follows:
           latest.visibility === 'gm' &&
           !revealedIn(await repositories.events.lineageForCharacter(principal.campaign.id, characterId)).has(latest.id)
             ? { seq: Number(latest.seq), type: latest.type }
             : null,
         causationId: latest.id,
-        ...(latest.type === 'character.archived' ? { archivedAt: null } : {}),
+        ...(latest.type === BUILT_IN.archived.type ? { archivedAt: null } : {}),
         // Players get back the sheet they saw before the event undone.
         replay: () => ({ sheet: reverted.publicView?.sheetBefore ?? reverted.sheetBefore }),
         restoresPlayersSheet: reverted.publicView !== undefined,

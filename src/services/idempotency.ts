@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { ConflictError, UnprocessableError } from '../errors.js'
-import type { Principal } from './context.js'
+import type { Principal } from '../lib/principal.js'
 import type { Repositories, Store } from '../repositories/index.js'
 
 /** A request that may be retried: the `Idempotency-Key` it came with, and what it asked for. */

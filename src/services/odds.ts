@@ -2,7 +2,8 @@ import { ConflictError, NotFoundError } from '../errors.js'
 import { oddsOf } from '../rules/rule-set.js'
 import { ruleSetOfCampaign } from './campaign-rules.js'
 import { actionOfCampaign, authorize, onStoredSheet } from './commands.js'
-import type { Principal, ServiceContext } from './context.js'
+import type { Principal } from '../lib/principal.js'
+import type { Store } from '../repositories/index.js'
 import { audienceOf } from './public-view.js'
 
 /**
@@ -11,7 +12,7 @@ import { audienceOf } from './public-view.js'
  * saying so, so that neither the odds nor a change in what the answer says tells of a GM-only roll.
  */
 export async function characterOdds(
-  { store }: Pick<ServiceContext, 'store'>,
+  { store }: { store: Pick<Store, 'characters'> },
   principal: Principal,
   characterId: string,
   actionName: string,

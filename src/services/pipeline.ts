@@ -1,9 +1,9 @@
 import { ConflictError, NotFoundError } from '../errors.js'
 import type { CommandCharacter } from '../repositories/characters.js'
 import type { Repositories, Store } from '../repositories/index.js'
-import { actorOf, type Principal } from './context.js'
-import type { EventFeed } from './event-feed.js'
-import { recordChange, type Change, type Recorded } from './event-log.js'
+import { actorOf, type Principal } from '../lib/principal.js'
+import type { EventFeed } from '../history/feed.js'
+import { recordChange, type Change, type Recorded } from '../history/record.js'
 import { idempotent, type Once } from './idempotency.js'
 
 /** What running a command needs: the store, the Idempotency-Keys, and whom to tell of what it recorded. */

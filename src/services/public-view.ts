@@ -1,10 +1,10 @@
 import { isDeepStrictEqual } from 'node:util'
-import type { Principal } from './context.js'
+import type { Principal } from '../lib/principal.js'
 import { RuleError } from '../rules/errors.js'
-import { findRuleSet } from '../rules/index.js'
+import { storedRuleSet } from '../rules/index.js'
 import type { FollowUp } from '../rules/rule-set.js'
 import type { Audience } from '../schemas/common.js'
-import type { PublicView, Visibility, VisibilityReason } from '../schemas/events.js'
+import type { PublicView, Visibility, VisibilityReason } from '../history/event.js'
 import { sameJson } from './replay.js'
 
 /**
@@ -81,8 +81,7 @@ export function publicSideOf(campaign: { ruleset: string; settings: unknown }, c
     return { visibility: 'public', reason: requestedReason(change.requested), publicSheet: null }
   }
 
-  const ruleSet = findRuleSet(campaign.ruleset)
-  if (!ruleSet) throw new Error(`unknown rule set ${campaign.ruleset}`)
+  const ruleSet = storedRuleSet(campaign)
   const replayed = change.replay ? refusedAsNull(() => change.replay!(shownBefore)) : null
   const readsHiddenState = replayed === null || !sameResult(replayed, change)
   if (change.requested === undefined) {

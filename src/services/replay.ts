@@ -1,26 +1,6 @@
-import { mergePatch } from '../lib/merge-patch.js'
+import { BUILT_IN, eventTypeOf, type Rebuilt, type RecordedEvent, type SheetBeforeOf } from '../history/event-types.js'
 import { RuleError } from '../rules/errors.js'
-import { findAction } from '../rules/index.js'
-import { resolveAction, type FollowUp, type RuleSet } from '../rules/rule-set.js'
-
-/**
- * What replaying an event reads of it: the event as the API shows it (`Event`), and the rule
- * settings it was resolved with, which the API does not show (absent for the character events).
- */
-export interface RecordedEvent {
-  id: string
-  type: string
-  causationId: string | null
-  request: unknown
-  dice: readonly { face: number }[]
-  outcome: unknown
-  sheetBefore: unknown
-  sheetAfter: unknown
-  settings?: unknown
-}
-
-/** The sheet before an earlier event of the same character, by its id; undefined when it is not one. */
-export type SheetBeforeOf = (eventId: string) => unknown
+import type { FollowUp, RuleSet } from '../rules/rule-set.js'
 
 /** Either the sheet the event leaves, rebuilt, or why it parts from the record. */
 export type ReplayStep = { sheet: unknown } | { divergence: string }
@@ -44,19 +24,10 @@ export function sameJson(a: unknown, b: unknown): boolean {
   )
 }
 
-/** The sheet an event leaves, and for a roll what it was re-resolved to. */
-interface Rebuilt {
-  sheet: unknown
-  outcome?: unknown
-  summary?: string
-  followUps?: FollowUp[]
-}
-
 /**
- * What the event does to `sheet`: a roll re-resolved with the dice it recorded, an edit's merge
- * patch applied, a revert's earlier sheet restored. Throws the rules' RuleError where they
- * refuse. Used on the character's own sheet (`replayEvent`) and on the sheet players see (an
- * imported campaign's public side).
+ * What the event does to `sheet`, as its type's registry entry replays it. Throws the rules'
+ * RuleError where they refuse. Used on the character's own sheet (`replayEvent`) and on the
+ * sheet players see (an imported campaign's public side).
  */
 export function rebuildSheet(
   ruleSet: RuleSet,
@@ -64,43 +35,7 @@ export function rebuildSheet(
   sheet: unknown,
   sheetBeforeOf: SheetBeforeOf,
 ): Rebuilt {
-  switch (event.type) {
-    case 'character.created':
-      // What a creation recorded must be a sheet the rules take as it is.
-      return { sheet: ruleSet.normalizeSheet(event.sheetAfter, event.settings) as unknown }
-    case 'character.archived':
-      return { sheet }
-    case 'character.updated': {
-      const patch = (event.request as { sheet?: unknown } | null)?.sheet
-      return {
-        sheet:
-          patch === undefined ? sheet : (ruleSet.normalizeSheet(mergePatch(sheet, patch), event.settings) as unknown),
-      }
-    }
-    case 'revert':
-      return { sheet: sheetBeforeOf(event.causationId ?? '') }
-    case 'reveal':
-      // What players see changes; the sheet itself does not (see `revealedOn`).
-      return { sheet }
-    default: {
-      const action = findAction(ruleSet, event.type)
-      if (!action) throw new RuleError('UNKNOWN_ACTION', `unknown action ${event.type}`, 'invalid')
-      const resolved = resolveAction(ruleSet, action, {
-        sheet,
-        request: event.request,
-        dice: { source: 'provided', faces: event.dice.map((die) => die.face) },
-        settings: event.settings,
-        // The recorded dice are exactly those used: a face left over means the rules now roll fewer.
-        surplus: 'refuse',
-      })
-      return {
-        sheet: resolved.sheet,
-        outcome: resolved.outcome,
-        summary: resolved.summary,
-        followUps: resolved.followUps,
-      }
-    }
-  }
+  return eventTypeOf(ruleSet, event.type).replay(ruleSet, event, sheet, sheetBeforeOf)
 }
 
 /** What a reveal shows players of the event it reveals: the event as recorded, less the sheets. */
@@ -157,10 +92,10 @@ export function replayEvent(
   sheet: unknown,
   sheetBeforeOf: SheetBeforeOf,
 ): ReplayStep {
-  if (event.type !== 'character.created' && !sameJson(event.sheetBefore, sheet)) {
+  if (event.type !== BUILT_IN.created.type && !sameJson(event.sheetBefore, sheet)) {
     return { divergence: 'the sheet recorded before this event differs from the sheet rebuilt up to it' }
   }
-  if (event.type === 'revert' && sheetBeforeOf(event.causationId ?? '') === undefined) {
+  if (event.type === BUILT_IN.revert.type && sheetBeforeOf(event.causationId ?? '') === undefined) {
     return { divergence: 'the event it reverts is not an earlier event of this character' }
   }
   let rebuilt: Rebuilt

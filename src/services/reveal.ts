@@ -1,13 +1,12 @@
 import { ConflictError, NotFoundError } from '../errors.js'
-import type { EventPayload } from '../schemas/events.js'
+import { BUILT_IN, eventTypeOf } from '../history/event-types.js'
+import type { EventPayload } from '../history/event.js'
 import { ruleSetOfCampaign } from './campaign-rules.js'
-import { revealedIn, standingEvents } from './commands.js'
-import type { Principal } from './context.js'
+import { revealedIn } from './commands.js'
+import { standingEvents } from '../history/lineage.js'
+import type { Principal } from '../lib/principal.js'
 import { loadCharacter, type Command } from './pipeline.js'
 import { revealedOn, type RevealedEvent } from './replay.js'
-
-/** The events a reveal can show: what the rules resolved, and the GM's edits. Reverts, reveals, creations and archiving say nothing of their own. */
-const UNREVEALABLE = new Set(['revert', 'reveal', 'character.created', 'character.archived'])
 
 /**
  * A GM shows players a GM-only event after the fact, as a GM lifts the screen off a roll: a new
@@ -27,7 +26,9 @@ export function revealCommand(principal: Principal, eventId: string): Command {
       const event = (await repositories.events.find(principal.campaign.id, eventId))!
       const named = `${event.type} #${event.seq}`
       if (event.visibility !== 'gm') throw new ConflictError(`${named} is public already: players see it`)
-      if (UNREVEALABLE.has(event.type)) {
+      const ruleSet = ruleSetOfCampaign(principal)
+      // What the rules resolved, and the GM's edits; reverts, reveals, creations and archiving say nothing of their own.
+      if (!eventTypeOf(ruleSet, event.type).revealable) {
         throw new ConflictError(`a ${event.type} event has nothing of its own to reveal; reveal the event it follows`)
       }
       const lineage = await repositories.events.lineageForCharacter(principal.campaign.id, character.id)
@@ -49,7 +50,6 @@ export function revealCommand(principal: Principal, eventId: string): Command {
         summary: payload.summary,
         followUps: payload.followUps ?? [],
       }
-      const ruleSet = ruleSetOfCampaign(principal)
       const shown = revealedOn(ruleSet, revealed, payload.settings, character.publicSheet ?? character.sheet)
       if (!shown) {
         const earlier = standing.filter(
@@ -63,8 +63,8 @@ export function revealCommand(principal: Principal, eventId: string): Command {
         )
       }
       return {
-        type: 'reveal',
-        visibility: 'public',
+        type: BUILT_IN.reveal.type,
+        visibility: BUILT_IN.reveal.visibility,
         causationId: event.id,
         replay: () => shown,
         payload: {

@@ -1,6 +1,6 @@
 import type { RollEvent } from '../generated/prisma/client.js'
 import type { Audience } from '../schemas/common.js'
-import { eventView } from '../schemas/events.js'
+import { eventView } from '../history/event.js'
 import { PING_EVENT_TYPE, type DeliveryToSend } from './repository.js'
 
 /** Events whose bodies are kept: a few seconds of a busy table's events. */

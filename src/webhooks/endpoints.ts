@@ -1,10 +1,11 @@
 import { ConflictError, InvalidFieldError, NotFoundError } from '../errors.js'
 import { newId } from '../lib/ids.js'
-import type { Principal } from '../services/context.js'
+import type { Principal } from '../lib/principal.js'
 import type { Store } from '../repositories/index.js'
 import type { DeliveryFilter } from './repository.js'
 import { findRuleSet } from '../rules/index.js'
-import { pageOf, pageSize } from '../services/pagination.js'
+import { eventTypesOf } from '../history/event-types.js'
+import { pageOf, pageSize } from '../lib/pagination.js'
 import {
   DEFAULT_GRACE_PERIOD_SECONDS,
   deliveryView,
@@ -25,9 +26,6 @@ export interface WebhookContext {
   wake(): void
 }
 
-/** Events every campaign records, whatever its rule set. */
-const CHARACTER_EVENT_TYPES = ['character.created', 'character.updated', 'character.archived', 'revert', 'reveal']
-
 async function checkedUrl(context: WebhookContext, url: string): Promise<string> {
   const refused = await checkWebhookUrl(url, context.allowPrivate)
   if (refused) throw new InvalidFieldError('/body/url', `the URL ${refused}`)
@@ -36,8 +34,11 @@ async function checkedUrl(context: WebhookContext, url: string): Promise<string>
 
 /** A filter naming a type the campaign can never record is a typo: refuse it rather than stay silent forever. */
 function checkedEventTypes(principal: Principal, eventTypes: string[]): string[] {
-  const ruleSet = findRuleSet(principal.campaign.ruleset)
-  const known = new Set([...CHARACTER_EVENT_TYPES, ...(ruleSet?.actions.map((action) => action.name) ?? [])])
+  const known = new Set(
+    eventTypesOf(findRuleSet(principal.campaign.ruleset))
+      .filter((entry) => entry.subscribable)
+      .map((entry) => entry.type),
+  )
   for (const [index, type] of eventTypes.entries()) {
     if (!known.has(type)) {
       throw new InvalidFieldError(

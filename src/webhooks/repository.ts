@@ -1,5 +1,6 @@
-import type { Prisma, RollEvent } from '../generated/prisma/client.js'
+import { Prisma, type RollEvent } from '../generated/prisma/client.js'
 import type { Db } from '../repositories/db.js'
+import { endpointWants } from './outbox.js'
 
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the type below is derived from it
 const DeliveryStatuses = ['pending', 'delivering', 'delivered', 'failed', 'skipped'] as const
@@ -215,8 +216,13 @@ export class WebhookRepository {
       FROM "roll_events" ev
       WHERE ev."campaign_id" = ${endpoint.campaignId}::uuid
         AND ev."seq" > ${afterSeq}::bigint
-        AND (cardinality(${endpoint.eventTypes}::text[]) = 0 OR ev."type" = ANY(${endpoint.eventTypes}::text[]))
-        AND (ev."visibility" = 'public' OR ${endpoint.includeGmEvents}::boolean)
+        AND ${endpointWants(
+          {
+            eventTypes: Prisma.sql`${endpoint.eventTypes}::text[]`,
+            includeGmEvents: Prisma.sql`${endpoint.includeGmEvents}::boolean`,
+          },
+          { type: Prisma.raw('ev."type"'), visibility: Prisma.raw('ev."visibility"') },
+        )}
       ON CONFLICT ("endpoint_id", "event_id") DO UPDATE
       SET "status" = 'pending', "attempt_count" = 0, "next_attempt_at" = now(), "delivered_at" = NULL,
           "locked_until" = NULL, "lease_id" = NULL

@@ -3,6 +3,8 @@ import type { WebhookAttempt, WebhookEndpoint } from '../generated/prisma/client
 import type { WebhookDeliveryRow } from './repository.js'
 import { PageLimit, SeqCursor, Timestamp, Uuid } from '../schemas/common.js'
 import { ref } from '../schemas/ref.js'
+import { builtInTypesText } from '../history/event-types.js'
+import { EventSchema } from '../history/event.js'
 
 const EXAMPLE_URL = 'https://example.com/hooks/nerve'
 
@@ -18,8 +20,7 @@ const Description = Type.String({ maxLength: 500, description: 'What the endpoin
 const EventTypes = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
   maxItems: 50,
   uniqueItems: true,
-  description:
-    'Only these event types are sent (action names such as `stress-check`, or `character.created`, `character.updated`, `character.archived`, `revert`). Empty: every type.',
+  description: `Only these event types are sent (action names such as \`stress-check\`, or ${builtInTypesText((entry) => entry.subscribable)}). Empty: every type.`,
 })
 
 const IncludeGmEvents = Type.Boolean({
@@ -210,17 +211,24 @@ export const WebhookReplaySchema = Type.Object(
   { $id: 'WebhookReplay', additionalProperties: false },
 )
 
+/** The `data` of a test delivery (`webhook.ping`). */
+const PingDataSchema = Type.Object(
+  {
+    endpointId: Uuid('The endpoint tested.'),
+    campaignId: Uuid('Its campaign.'),
+    message: Type.String(),
+  },
+  { additionalProperties: false },
+)
+
 export const WebhookPayloadSchema = Type.Object(
   {
     type: Type.String({ description: 'The event’s type (`stress-check`, `character.created`…), or `webhook.ping`.' }),
     timestamp: Timestamp('When the event occurred.'),
-    data: Type.Object(
-      {},
-      {
-        additionalProperties: true,
-        description: 'The event, exactly as `GET …/events/{eventId}` shows it (see `Event`).',
-      },
-    ),
+    data: Type.Union([ref(EventSchema), PingDataSchema], {
+      description:
+        'The event, exactly as `GET …/events/{eventId}` shows it (`Event`; as players see it unless the endpoint takes GM-only events), or for `webhook.ping` what the test delivery is for.',
+    }),
   },
   {
     $id: 'WebhookPayload',

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { nestedDeeperThan } from '../../src/plugins/app/json-body.js'
+import { nestedDeeperThan } from '../../src/lib/json-limits.js'
 
 t.test('nesting is counted over arrays and objects alike', async (t) => {
   t.equal(nestedDeeperThan('[{"a":[1]}]', 3), false, 'three levels are not deeper than 3')

@@ -2,7 +2,7 @@ import type { Static } from 'typebox'
 import type { App } from '../../src/app.js'
 import type { CampaignSchema, MintedKeySchema } from '../../src/schemas/campaigns.js'
 import type { CharacterSchema } from '../../src/schemas/characters.js'
-import type { EventSchema } from '../../src/schemas/events.js'
+import type { EventSchema } from '../../src/history/event.js'
 
 type CampaignView = Static<typeof CampaignSchema>
 export type MintedKeyView = Static<typeof MintedKeySchema>

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import t from 'tap'
-import { MAX_JSON_DEPTH } from '../../src/plugins/app/json-body.js'
+import { MAX_JSON_DEPTH } from '../../src/lib/json-limits.js'
 import { bearer, createCampaign, createCharacter, mintPlayerKey } from '../helpers/api.js'
 import { buildTestApp } from '../helpers/build-app.js'
 import { act, created, provided } from '../helpers/commands.js'

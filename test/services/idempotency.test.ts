@@ -2,7 +2,7 @@ import t from 'tap'
 import { ConflictError, UnprocessableError } from '../../src/errors.js'
 import { newId } from '../../src/lib/ids.js'
 import type { Store } from '../../src/repositories/index.js'
-import type { Principal } from '../../src/services/context.js'
+import type { Principal } from '../../src/lib/principal.js'
 import { idempotent, type Once } from '../../src/services/idempotency.js'
 import { engine, testStore } from '../helpers/database.js'
 

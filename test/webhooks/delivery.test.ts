@@ -1,4 +1,7 @@
 import t from 'tap'
+import { readFile } from 'node:fs/promises'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
 import { Webhook } from 'standardwebhooks'
 import { createCampaign, createCharacter } from '../helpers/api.js'
 import { buildTestApp } from '../helpers/build-app.js'
@@ -15,6 +18,19 @@ import {
 
 // Every test makes its own campaign and receiver, so one app serves them all.
 const app = await buildTestApp(t, FAST_WEBHOOKS)
+
+/** The committed OpenAPI document's `WebhookPayload`, which consumers generate their types from. */
+const ajv = new Ajv2020({ strict: false })
+addFormats.default(ajv)
+for (const keyword of ['discriminator', 'xml', 'externalDocs', 'example']) ajv.addKeyword(keyword)
+ajv.addSchema(
+  {
+    ...JSON.parse(await readFile(new URL('../../openapi/openapi.json', import.meta.url), 'utf8')),
+    $id: 'urn:nerve:openapi',
+  },
+  'urn:nerve:openapi',
+)
+const fitsWebhookPayload = ajv.getSchema('urn:nerve:openapi#/components/schemas/WebhookPayload')!
 
 /** Verifies a received webhook exactly as a consumer would, with the standardwebhooks library. */
 function verify(secret: string, request: ReceivedWebhook): unknown {
@@ -38,6 +54,9 @@ t.test('a webhook carries the event as { type, timestamp, data }, signed per Sta
   t.match(request!.headers['content-type'], 'application/json', 'the body is JSON')
   t.equal(request!.payload.type, 'character.created', 'type is the event type')
   t.equal(request!.payload.timestamp, event.occurredAt, 'timestamp is when the event occurred')
+  t.ok(fitsWebhookPayload(request!.payload), 'the body fits the document’s WebhookPayload', {
+    errors: fitsWebhookPayload.errors,
+  })
   const stored = await app.inject({ url: `/v1/campaigns/${campaign.id}/events/${event.id}`, headers: auth })
   t.same(request!.payload.data, stored.json(), 'data is the event exactly as the API shows it')
 
@@ -334,6 +353,9 @@ t.test('a test ping is a signed webhook.ping delivery', async (t) => {
   const ping = receiver.received[0]!
   t.same(verify(webhook.secret, ping), ping.payload, 'it verifies')
   t.match(ping.payload, { type: 'webhook.ping', data: { endpointId: webhook.id, campaignId: campaign.id } })
+  t.ok(fitsWebhookPayload(ping.payload), 'the ping fits the document’s WebhookPayload', {
+    errors: fitsWebhookPayload.errors,
+  })
   t.equal(ping.id, res.json().id, 'webhook-id is the delivery id')
 })
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../errors.js'
 import { hashKey, sameSecret, type KeyRole } from '../../lib/secrets.js'
-import type { Principal } from '../../services/context.js'
+import type { Principal } from '../../lib/principal.js'
 
 declare module 'fastify' {
   interface FastifyRequest {

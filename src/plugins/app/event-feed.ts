@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { EventFeed } from '../../services/event-feed.js'
+import { EventFeed } from '../../history/feed.js'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,14 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { RULE_SETS } from '../../rules/index.js'
 import { CharacterParams, IdempotencyHeaders } from '../../schemas/common.js'
-import { CommandResultSchema } from '../../schemas/events.js'
+import { CommandResultSchema } from '../../history/event.js'
 import { COMMAND_LINKS } from '../../schemas/links.js'
 import { created, problems, ref } from '../../schemas/ref.js'
 import { commandBodySchema, oddsCommandBodySchema, oddsSchema, pascalCase } from '../../schemas/resolution.js'
 import { actionCommand } from '../../services/commands.js'
 import { characterOdds } from '../../services/odds.js'
-import { runCommand } from '../../services/pipeline.js'
-import { onceFor, replyCreated } from '../command-reply.js'
+import { commandRoute } from '../command-reply.js'
 import { routeAccess } from '../../plugins/app/route-access.js'
 
 const RULE_SET_TAGS: Record<string, string> = {
@@ -21,6 +20,7 @@ const RULE_SET_TAGS: Record<string, string> = {
 const actionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   routeAccess(app, 'member')
   const context = { store: app.store, feed: app.eventFeed, metrics: app.metrics }
+  const runAndReply = commandRoute(context)
   for (const ruleSet of RULE_SETS) {
     for (const action of ruleSet.actions) {
       const body = commandBodySchema(action)
@@ -49,15 +49,11 @@ const actionRoutes: FastifyPluginAsyncTypebox = async (app) => {
             },
           },
         },
-        async (request, reply) => {
-          const answer = await runCommand(
-            context,
-            request.principal,
-            actionCommand(request.principal, request.params.characterId, action.name, request.body),
-            onceFor(request, { action: action.name, character: request.params.characterId, body: request.body }),
-          )
-          return replyCreated(reply, answer)
-        },
+        async (request, reply) =>
+          runAndReply(request, reply, {
+            command: actionCommand(request.principal, request.params.characterId, action.name, request.body),
+            fingerprint: { action: action.name, character: request.params.characterId, body: request.body },
+          }),
       )
 
       if (action.odds === undefined) continue

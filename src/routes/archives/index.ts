@@ -9,13 +9,13 @@ import {
   ArchiveUploadSchema,
   ImportedCampaignSchema,
   ImportQuery,
-} from '../../schemas/archive.js'
+} from '../../history/archive.js'
 import { ClientGoneError } from '../../errors.js'
 import { CampaignParams } from '../../schemas/common.js'
 import { CREATED_CAMPAIGN_LINKS } from '../../schemas/links.js'
 import { created, problem, problems } from '../../schemas/ref.js'
-import { exportCampaign } from '../../services/archive-export.js'
-import { importCampaign } from '../../services/archive-import.js'
+import { exportCampaign } from '../../history/archive-export.js'
+import { importCampaign } from '../../history/archive-import.js'
 import { campaignUrl } from '../locations.js'
 import { routeAccess } from '../../plugins/app/route-access.js'
 

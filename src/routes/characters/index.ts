@@ -9,20 +9,21 @@ import {
   PatchCharacterSchema,
 } from '../../schemas/characters.js'
 import { CampaignParams, CharacterParams, IdempotencyHeaders, Uuid } from '../../schemas/common.js'
-import { CommandResultSchema } from '../../schemas/events.js'
+import { CommandResultSchema } from '../../history/event.js'
 import { CHARACTER_LINKS, COMMAND_LINKS, CREATED_CHARACTER_LINKS } from '../../schemas/links.js'
 import { created, problems, ref } from '../../schemas/ref.js'
 import { auditCharacter } from '../../services/audit.js'
 import { archiveCommand, createCommand, getCharacter, listCharacters, patchCommand } from '../../services/characters.js'
 import { revertCommand } from '../../services/commands.js'
 import { runCommand } from '../../services/pipeline.js'
-import { onceFor, replyCreated } from '../command-reply.js'
+import { commandRoute } from '../command-reply.js'
 import { characterUrl } from '../locations.js'
 import { routeAccess } from '../../plugins/app/route-access.js'
 
 const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
   routeAccess(app, 'gm')
   const context = { store: app.store, feed: app.eventFeed, metrics: app.metrics }
+  const runAndReply = commandRoute(context)
 
   app.post(
     '/v1/campaigns/:campaignId/characters',
@@ -45,16 +46,12 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (request, reply) => {
-      const answer = await runCommand(
-        context,
-        request.principal,
-        createCommand(request.principal, request.body),
-        onceFor(request, { route: 'create-character', body: request.body }),
-      )
-      const { character } = answer.recorded
-      return replyCreated(reply, answer, characterUrl(character.campaignId, character.id))
-    },
+    async (request, reply) =>
+      runAndReply(request, reply, {
+        command: createCommand(request.principal, request.body),
+        fingerprint: { route: 'create-character', body: request.body },
+        location: ({ character }) => characterUrl(character.campaignId, character.id),
+      }),
   )
 
   app.get(
@@ -185,15 +182,11 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (request, reply) => {
-      const answer = await runCommand(
-        context,
-        request.principal,
-        revertCommand(request.principal, request.params.characterId, request.body.eventId),
-        onceFor(request, { route: 'revert', character: request.params.characterId, body: request.body }),
-      )
-      return replyCreated(reply, answer)
-    },
+    async (request, reply) =>
+      runAndReply(request, reply, {
+        command: revertCommand(request.principal, request.params.characterId, request.body.eventId),
+        fingerprint: { route: 'revert', character: request.params.characterId, body: request.body },
+      }),
   )
 
   app.get(

@@ -10,17 +10,16 @@ import {
   EventSchema,
   SheetsOption,
   StreamTicketSchema,
-} from '../../schemas/events.js'
+} from '../../history/event.js'
 import { COMMAND_LINKS, EVENT_LINKS } from '../../schemas/links.js'
 import { created, problems, ref } from '../../schemas/ref.js'
 import { settleCommand } from '../../services/commands.js'
 import { revealCommand } from '../../services/reveal.js'
-import { currentSeq, streamEvents } from '../../services/event-stream.js'
-import { getEvent, listEventsJson } from '../../services/history.js'
-import { runCommand } from '../../services/pipeline.js'
+import { currentSeq, streamEvents } from '../../history/stream.js'
+import { getEvent, listEventsJson } from '../../history/listings.js'
 import { mintStreamTicket } from '../../services/stream-tickets.js'
-import type { Event } from '../../schemas/events.js'
-import { onceFor, replyCreated } from '../command-reply.js'
+import type { Event } from '../../history/event.js'
+import { commandRoute } from '../command-reply.js'
 import { routeAccess } from '../../plugins/app/route-access.js'
 
 /** The data of a stream's last message, by its event name. */
@@ -52,6 +51,7 @@ const DecisionBodySchema = Type.Object(
 const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
   routeAccess(app, 'member')
   const context = { store: app.store, feed: app.eventFeed, metrics: app.metrics }
+  const runAndReply = commandRoute(context)
   const openStreams = new Set<AbortController>()
   // Streams never end on their own: close them so shutdown is not held up by listeners.
   app.addHook('preClose', async () => {
@@ -234,15 +234,11 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (request, reply) => {
-      const answer = await runCommand(
-        context,
-        request.principal,
-        settleCommand(request.principal, request.params.eventId, request.body),
-        onceFor(request, { decision: request.params.eventId, body: request.body }),
-      )
-      return replyCreated(reply, answer)
-    },
+    async (request, reply) =>
+      runAndReply(request, reply, {
+        command: settleCommand(request.principal, request.params.eventId, request.body),
+        fingerprint: { decision: request.params.eventId, body: request.body },
+      }),
   )
 
   app.post(
@@ -266,15 +262,11 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (request, reply) => {
-      const answer = await runCommand(
-        context,
-        request.principal,
-        revealCommand(request.principal, request.params.eventId),
-        onceFor(request, { reveal: request.params.eventId }),
-      )
-      return replyCreated(reply, answer)
-    },
+    async (request, reply) =>
+      runAndReply(request, reply, {
+        command: revealCommand(request.principal, request.params.eventId),
+        fingerprint: { reveal: request.params.eventId },
+      }),
   )
 }
 

@@ -4,11 +4,12 @@ import sjson from 'secure-json-parse'
 import type { Static, TSchema } from 'typebox'
 import { Compile, type Validator } from 'typebox/compile'
 import { ArchiveRefusedError, type ArchiveProblem } from '../errors.js'
+import { BUILT_IN, type RecordedEvent } from './event-types.js'
 import type { Campaign, Prisma } from '../generated/prisma/client.js'
 import { newId } from '../lib/ids.js'
 import type { RawLine } from '../lib/ndjson.js'
 import { explainIssues } from '../lib/schema-issues.js'
-import { MAX_JSON_DEPTH, nestedDeeperThan, unstorable } from '../plugins/app/json-body.js'
+import { MAX_JSON_DEPTH, nestedDeeperThan, unstorable } from '../lib/json-limits.js'
 import type { ImportedEvent } from '../repositories/events.js'
 import type { Repositories, Store } from '../repositories/index.js'
 import { RuleError } from '../rules/errors.js'
@@ -26,15 +27,15 @@ import {
   ArchiveWebhookSchema,
   type ArchiveHeader,
   type ImportOptions,
-} from '../schemas/archive.js'
+} from './archive.js'
 import { SHARED_SCHEMAS } from '../schemas/index.js'
 import { checkWebhookUrl } from '../webhooks/address-guard.js'
 import { generateSecret } from '../webhooks/signing.js'
-import { createKey, GM_KEY } from './campaigns.js'
-import { publicSideOf } from './public-view.js'
-import { rebuildSheet, replayEvent, revealedOn, sameJson, type RecordedEvent, type RevealedEvent } from './replay.js'
+import { createKey, GM_KEY } from '../services/campaigns.js'
+import { publicSideOf } from '../services/public-view.js'
+import { rebuildSheet, replayEvent, revealedOn, sameJson, type RevealedEvent } from '../services/replay.js'
 import { campaignView } from '../schemas/campaigns.js'
-import type { EventPayload } from '../schemas/events.js'
+import type { EventPayload } from './event.js'
 import { endpointView } from '../webhooks/schemas.js'
 
 export interface ImportContext {
@@ -342,10 +343,10 @@ class ArchiveImport {
     const character = event.characterId === null ? undefined : this.characters.get(event.characterId)
     if (!character) refuse('ARCHIVE_DOES_NOT_REPLAY', `its character ${event.characterId} is not among the archive's`)
 
-    const creation = event.type === 'character.created'
+    const creation = event.type === BUILT_IN.created.type
     if (creation && character.created) refuse('ARCHIVE_DOES_NOT_REPLAY', `${character.name} was already created`)
     if (!creation && !character.created) refuse('ARCHIVE_DOES_NOT_REPLAY', 'it comes before its character was created')
-    if (character.isArchived && event.type !== 'revert') {
+    if (character.isArchived && event.type !== BUILT_IN.revert.type) {
       refuse('ARCHIVE_DOES_NOT_REPLAY', `${character.name} was archived: only a revert may follow`)
     }
     const causationId = event.causationId === null ? null : this.eventIds.get(event.causationId)
@@ -357,7 +358,7 @@ class ArchiveImport {
     }
     const named = (event.request as { name?: unknown } | null)?.name
     const name =
-      creation || (event.type === 'character.updated' && typeof named === 'string') ? String(named) : character.name
+      creation || (event.type === BUILT_IN.updated.type && typeof named === 'string') ? String(named) : character.name
     if (event.characterName !== name) {
       refuse(
         'ARCHIVE_DOES_NOT_REPLAY',
@@ -401,9 +402,9 @@ class ArchiveImport {
         summary: event.summary,
         followUps: withoutRoute(event.followUps) as EventPayload['followUps'],
         title: `${name} — ${event.type.replaceAll('-', ' ')}`,
-        restoresPlayersSheet: event.type === 'revert',
+        restoresPlayersSheet: event.type === BUILT_IN.revert.type,
         replay: (shown) => {
-          if (event.type !== 'reveal') {
+          if (event.type !== BUILT_IN.reveal.type) {
             return rebuildSheet(ruleSet, { ...recorded, settings: resolvedWith }, shown, (id) =>
               id === latest?.archivedId ? latest.shownBefore : undefined,
             )
@@ -418,7 +419,8 @@ class ArchiveImport {
 
     const newEventId = newId()
     const mapped = (id: unknown) => (typeof id === 'string' ? (this.eventIds.get(id) ?? id) : id)
-    const linkField = event.type === 'revert' ? 'reverted' : event.type === 'reveal' ? 'revealed' : undefined
+    const linkField =
+      event.type === BUILT_IN.revert.type ? 'reverted' : event.type === BUILT_IN.reveal.type ? 'revealed' : undefined
     const linked = linkField
       ? (event.outcome as Record<string, Record<string, unknown> | undefined> | null)?.[linkField]
       : undefined
@@ -457,8 +459,8 @@ class ArchiveImport {
     this.batchBytes += bytes.length
     if (this.batchBytes >= BATCH_BYTES) await this.flush()
 
-    if (event.type === 'character.archived') character.isArchived = true
-    if (event.type === 'revert' && latest?.type === 'character.archived') character.isArchived = false
+    if (event.type === BUILT_IN.archived.type) character.isArchived = true
+    if (event.type === BUILT_IN.revert.type && latest?.type === BUILT_IN.archived.type) character.isArchived = false
     character.latest = {
       archivedId: event.id,
       seq,

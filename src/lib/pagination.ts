@@ -1,4 +1,5 @@
-import { DEFAULT_PAGE_LIMIT } from '../schemas/common.js'
+/** A page's size when the request does not say. */
+export const DEFAULT_PAGE_LIMIT = 50
 
 /** How many rows to ask for: one more than the page, so the extra one tells whether more follow. */
 export function pageSize(limit: number | undefined): number {

@@ -1,10 +1,10 @@
 import { NotFoundError } from '../errors.js'
-import type { Principal } from './context.js'
+import type { Principal } from '../lib/principal.js'
 import type { Store } from '../repositories/index.js'
-import type { EventListFilter } from '../schemas/events.js'
-import { pageOf, pageSize } from './pagination.js'
-import { audienceOf } from './public-view.js'
-import { eventView } from '../schemas/events.js'
+import type { EventListFilter } from './event.js'
+import { pageOf, pageSize } from '../lib/pagination.js'
+import { audienceOf } from '../services/public-view.js'
+import { eventView } from './event.js'
 
 /**
  * A page of the campaign's history in sequence order, as the response body itself; player keys

@@ -1,11 +1,12 @@
 import Type, { type Static } from 'typebox'
 import type { RollEvent } from '../generated/prisma/client.js'
+import { builtInTypesList } from './event-types.js'
 import { DieRollSchema } from '../rules/dice.js'
 import type { FollowUp, PendingDecision } from '../rules/rule-set.js'
-import { FreeObject, PageLimit, SeqCursor, Timestamp, Uuid, type Audience } from './common.js'
-import { FollowUpsSchema, PendingDecisionsSchema, UnusedFacesSchema, routed } from './resolution.js'
-import { ref } from './ref.js'
-import { CharacterSchema } from './characters.js'
+import { FreeObject, PageLimit, SeqCursor, Timestamp, Uuid, type Audience } from '../schemas/common.js'
+import { FollowUpsSchema, PendingDecisionsSchema, UnusedFacesSchema, routed } from '../schemas/resolution.js'
+import { ref } from '../schemas/ref.js'
+import { CharacterSchema } from '../schemas/characters.js'
 
 const VisibilitySchema = Type.Union([Type.Literal('public'), Type.Literal('gm')], {
   description:
@@ -34,8 +35,7 @@ const eventFields = {
       'The character’s name when the event was recorded, so a message can name them without another request. The history is append-only: a later rename does not change it (the renaming edit itself carries the new name).',
   }),
   type: Type.String({
-    description:
-      'What happened: an action name (`stress-check`…), `character.created`, `character.updated`, `character.archived` or `revert`.',
+    description: `What happened: an action of the campaign’s rule set (\`stress-check\`…; \`GET /v1/rulesets/{ruleset}\` lists them), or one of the types every campaign records:\n${builtInTypesList()}`,
   }),
   ruleset: Type.String(),
   visibility: VisibilitySchema,

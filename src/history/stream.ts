@@ -1,10 +1,10 @@
-import type { Principal } from './context.js'
+import type { Principal } from '../lib/principal.js'
 import type { KeyStanding } from '../repositories/api-keys.js'
 import type { Store } from '../repositories/index.js'
-import type { EventFeed } from './event-feed.js'
-import { audienceOf } from './public-view.js'
-import type { Event } from '../schemas/events.js'
-import { eventView } from '../schemas/events.js'
+import type { EventFeed } from './feed.js'
+import { audienceOf } from '../services/public-view.js'
+import type { Event } from './event.js'
+import { eventView } from './event.js'
 
 const PAGE = 100
 /** Events committed by other instances are found by polling at this pace. */

@@ -1,11 +1,11 @@
 import { newId } from '../lib/ids.js'
-import { findRuleSet } from '../rules/index.js'
+import { storedRuleSet } from '../rules/index.js'
 import type { CommandCharacter } from '../repositories/characters.js'
-import type { Actor, Visibility } from '../schemas/events.js'
+import type { Actor, Visibility } from './event.js'
 import type { Repositories } from '../repositories/index.js'
-import { audienceOf, publicSideOf, type FollowedEvent, type Replayed } from './public-view.js'
+import { audienceOf, publicSideOf, type FollowedEvent, type Replayed } from '../services/public-view.js'
 import { characterView } from '../schemas/characters.js'
-import { eventView, type EventPayload } from '../schemas/events.js'
+import { eventView, type EventPayload } from './event.js'
 
 export interface Change {
   campaign: { id: string; ruleset: string; settings: unknown }
@@ -48,8 +48,7 @@ export async function recordChange(repositories: Repositories, change: Change) {
     ...(change.replay ? { replay: change.replay } : {}),
     ...(change.restoresPlayersSheet ? { restoresPlayersSheet: true } : {}),
   })
-  const ruleSet = findRuleSet(change.campaign.ruleset)
-  if (!ruleSet) throw new Error(`unknown rule set ${change.campaign.ruleset}`)
+  const ruleSet = storedRuleSet(change.campaign)
   const pending = ruleSet.pendingOf(change.payload.sheetAfter, ruleSet.normalizeSettings(change.campaign.settings))
   const payload: EventPayload = { ...change.payload, pending, ...(publicView ? { publicView } : {}) }
   const recorded = await repositories.events.record(

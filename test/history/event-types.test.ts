@@ -1,0 +1,58 @@
+import t from 'tap'
+import { readFile } from 'node:fs/promises'
+import { BUILT_IN, eventTypeOf, eventTypesOf } from '../../src/history/event-types.js'
+import { RuleError } from '../../src/rules/errors.js'
+import { RULE_SETS } from '../../src/rules/index.js'
+
+const OPENAPI = new URL('../../openapi/openapi.json', import.meta.url)
+
+t.test('every rule set records the built-in types and each of its actions, each declared once', async (t) => {
+  for (const ruleSet of RULE_SETS) {
+    const types = eventTypesOf(ruleSet).map((entry) => entry.type)
+    t.same(
+      types,
+      [...Object.values(BUILT_IN).map((entry) => entry.type), ...ruleSet.actions.map((action) => action.name)],
+      `${ruleSet.id}: the built-in types, then its actions`,
+    )
+    t.equal(new Set(types).size, types.length, `${ruleSet.id}: no type is declared twice`)
+    for (const type of types) t.equal(eventTypeOf(ruleSet, type).type, type, `${ruleSet.id}: ${type} is found by name`)
+  }
+})
+
+t.test('a type the campaign’s rule set does not record is refused as an unknown action', async (t) => {
+  const [shockMeters, traumaTable] = RULE_SETS.filter((ruleSet) => ruleSet.id !== 'reaction-rolls')
+  t.throws(() => eventTypeOf(shockMeters!, 'no-such-action'), RuleError, 'an unknown type is a rules refusal')
+  t.throws(
+    () => eventTypeOf(shockMeters!, traumaTable!.actions[0]!.name),
+    { code: 'UNKNOWN_ACTION' },
+    'another rule set’s action is not a type of this one',
+  )
+})
+
+t.test('the API document describes every built-in type and names those a webhook may subscribe to', async (t) => {
+  const document = JSON.parse(await readFile(OPENAPI, 'utf8'))
+  const schemas = document.components.schemas
+  const typeField: string = schemas.Event.properties.type.description
+  const webhookFilter: string = schemas.WebhookEndpoint.properties.eventTypes.description
+  for (const entry of Object.values(BUILT_IN)) {
+    t.ok(typeField.includes(`- \`${entry.type}\`: ${entry.description}`), `Event.type describes ${entry.type}`)
+    t.equal(webhookFilter.includes(`\`${entry.type}\``), entry.subscribable, `the webhook filter names ${entry.type}`)
+  }
+})
+
+t.test('only events that show something of their own can be revealed; only a reveal is always public', async (t) => {
+  const revealable = Object.values(BUILT_IN)
+    .filter((entry) => entry.revealable)
+    .map((entry) => entry.type)
+  t.same(revealable, ['character.updated'], 'of the built-in types, a GM’s edit alone')
+  for (const ruleSet of RULE_SETS) {
+    for (const action of ruleSet.actions) t.ok(eventTypeOf(ruleSet, action.name).revealable, `${action.name}`)
+  }
+  t.same(
+    Object.values(BUILT_IN)
+      .filter((entry) => entry.visibility === 'public')
+      .map((entry) => entry.type),
+    ['reveal'],
+    'the reveal is public by its type',
+  )
+})
