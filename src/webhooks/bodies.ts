@@ -4,7 +4,7 @@ import { eventView } from '../history/event.js'
 import { PING_EVENT_TYPE, type DeliveryToSend } from './repository.js'
 
 /** Events whose bodies are kept: a few seconds of a busy table's events. */
-const KEPT_EVENTS = 1_000
+const KEPT_EVENTS = 500
 
 /** An event's body for each audience; null when the event is missing. */
 type Bodies = Record<Audience, string> | null
