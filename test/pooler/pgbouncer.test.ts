@@ -19,7 +19,7 @@ const SCRIPT = fileURLToPath(new URL('../../scripts/throwaway-pgbouncer.sh', imp
 
 const PGBOUNCER =
   process.env.PGBOUNCER ?? ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'].find((path) => existsSync(path))
-const ROLLS = 60
+const ROLLS = 30
 const CONCURRENCY = 8
 
 const skip = !PGBOUNCER
