@@ -10,7 +10,7 @@
 // --load-pool-size=N for the API's pool); about 2 minutes with the build.
 // The server runs compiled (`npm run build`, done here first), as the Docker image runs it.
 // Results: bench/results/latest.json.
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, freemem, loadavg, totalmem } from 'node:os'
 import { join } from 'node:path'
@@ -36,7 +36,7 @@ import {
   type BenchServer,
 } from './lib/server.js'
 import { profile } from './profile.js'
-import { mb, pct, round } from './lib/stats.js'
+import { mb, median, pct, round } from './lib/stats.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const args = new Map(
@@ -110,6 +110,97 @@ async function withServer<T>(
   }
 }
 
+/** Prints the write cost's figures as each run prints them. */
+function report(cost: Awaited<ReturnType<typeof benchWriteCost>>) {
+  console.log(`  the minimal roll transaction:\n${cost.minimalScript.replace(/^/gm, '    ')}`)
+  console.log(`  what an event holds: ${JSON.stringify(cost.sizes)}`)
+  const signed = (change: number | null) => (change === null ? '' : ` (${change >= 0 ? '+' : ''}${change}%)`)
+  for (const row of cost.rows)
+    console.log(
+      `  ${row.name}: ${row.tps} tps${signed(row.gain)}; ${row.cpuMicros} µs CPU${signed(row.cpuChange)}, ${row.walBytes} B WAL${signed(row.walChange)} a transaction`,
+    )
+  const { ratios } = cost
+  console.log(
+    `=> write cost (medians of each run's ratio to the minimal transaction of that run): Nerve's own transaction (prepared, as Nerve sends it) ${pct(ratios.nerve)} of the minimal (target ≥ 50%; medians ${round(cost.nerveTps, 0)} and ${round(cost.minimalTps, 0)} tps), ${pct(ratios.nerveOfPrepared)} of the minimal prepared too (${round(cost.minimalPreparedTps, 0)} tps); parsed on every call ${round(cost.nerveExtendedTps, 0)} tps; through HTTP at 10 connections ${ratios.http === null ? '-' : pct(ratios.http)} of the minimal (target ≥ 35%), ${ratios.httpOfPrepared === null ? '-' : pct(ratios.httpOfPrepared)} of the minimal prepared; p99 at 4 connections ${ratios.httpFewerP99 ?? '-'} ms (target < 20 ms); EXPLAIN of the write: ${cost.explainFile}`,
+  )
+}
+
+const pgbouncerScript = join(ROOT, 'scripts/throwaway-pgbouncer.sh')
+const pgbouncerDirs: string[] = []
+
+/**
+ * Debian's PgBouncer (1.18) in front of the benchmark's database, in transaction and in session
+ * mode, when it is installed (issue 32): the URLs through each, or undefined without it.
+ */
+function startPgBouncers(databaseUrl: string): { transaction: string; session: string } | undefined {
+  if (spawnSync('sh', ['-c', 'command -v pgbouncer || test -x /usr/sbin/pgbouncer']).status !== 0) {
+    console.log('  pgbouncer is not installed: the pooler rows are left out')
+    return undefined
+  }
+  const start = (mode: string, port: number) => {
+    const dir = join(workDir, `pgbouncer-${mode}`)
+    pgbouncerDirs.push(dir)
+    return execFileSync(pgbouncerScript, ['start', dir, String(port), databaseUrl, mode], { encoding: 'utf8' }).trim()
+  }
+  return { transaction: start('transaction', pgPort + 1), session: start('session', pgPort + 2) }
+}
+
+function stopPgBouncers() {
+  for (const dir of pgbouncerDirs.splice(0)) execFileSync(pgbouncerScript, ['stop', dir])
+}
+
+/**
+ * A roll through HTTP with every statement unnamed (DATABASE_PREPARED_STATEMENTS=off), straight to
+ * PostgreSQL and through PgBouncer in transaction mode, against the server as it runs (named),
+ * alternating `runs` times at 10 connections: what the setting costs a roll end to end.
+ */
+async function benchUnnamed(
+  named: BenchServer,
+  env: Record<string, string>,
+  targets: Parameters<typeof rollLoad>[1],
+  pooler: { transaction: string } | undefined,
+) {
+  const port = Number(args.get('port') ?? 39017)
+  const unnamed = await startServer({
+    env: { ...env, DATABASE_PREPARED_STATEMENTS: 'off' },
+    port: port + 1,
+    logFile: join(workDir, 'api-unnamed.log'),
+  })
+  const pooled = pooler
+    ? await startServer({
+        env: { ...env, DATABASE_URL: pooler.transaction, DATABASE_PREPARED_STATEMENTS: 'off' },
+        port: port + 2,
+        logFile: join(workDir, 'api-unnamed-pgbouncer.log'),
+      })
+    : undefined
+  const rps: Record<string, number[]> = { named: [], unnamed: [], unnamedThroughPgBouncer: [] }
+  const p99: Record<string, number[]> = { named: [], unnamed: [], unnamedThroughPgBouncer: [] }
+  try {
+    for (let run = 0; run < runs; run++) {
+      for (const [name, server] of [
+        ['named', named],
+        ['unnamed', unnamed],
+        ['unnamedThroughPgBouncer', pooled],
+      ] as const) {
+        if (!server) continue
+        const result = await rollLoad(server, targets, 10, Math.min(seconds, 5))
+        rps[name]!.push(result.requestsPerSecond)
+        p99[name]!.push(result.p99)
+        console.log(`  rolls through HTTP, ${name}: ${round(result.requestsPerSecond, 0)} req/s, p99 ${result.p99} ms`)
+      }
+    }
+  } finally {
+    await unnamed.stop()
+    await pooled?.stop()
+  }
+  const medianOf = (values: number[]) => (values.length ? round(median(values), 1) : null)
+  const summary = Object.fromEntries(
+    Object.keys(rps).map((name) => [name, { rps: medianOf(rps[name]!), p99: medianOf(p99[name]!) }]),
+  )
+  console.log(`=> unnamed statements through HTTP (medians): ${JSON.stringify(summary)}`)
+  return summary
+}
+
 try {
   if (only.has('stateless') || only.has('stateful')) {
     const databaseUrl = await postgres.createDatabase('nerve_api')
@@ -143,25 +234,22 @@ try {
           )
         if (only.has('write-cost')) {
           console.log("2b. a roll's write cost against a minimal roll transaction (pgbench, 10 connections)")
-          const cost = await benchWriteCost(databaseUrl, workDir, {
-            runs,
-            seconds: Math.min(seconds, 5),
-            connections: 10,
-            targets: stateful.targets.length,
-            http: (connections, duration) => rollLoad(server, stateful.targets, connections, duration),
-          })
-          results.writeCost = cost
-          console.log(`  the minimal roll transaction:\n${cost.minimalScript.replace(/^/gm, '    ')}`)
-          console.log(`  what an event holds: ${JSON.stringify(cost.sizes)}`)
-          const signed = (change: number | null) => (change === null ? '' : ` (${change >= 0 ? '+' : ''}${change}%)`)
-          for (const row of cost.rows)
-            console.log(
-              `  ${row.name}: ${row.tps} tps${signed(row.gain)}; ${row.cpuMicros} µs CPU${signed(row.cpuChange)}, ${row.walBytes} B WAL${signed(row.walChange)} a transaction`,
-            )
-          const { ratios } = cost
-          console.log(
-            `=> write cost (medians of each run's ratio to the minimal transaction of that run): Nerve's own transaction (prepared, as Nerve sends it) ${pct(ratios.nerve)} of the minimal (target ≥ 50%; medians ${round(cost.nerveTps, 0)} and ${round(cost.minimalTps, 0)} tps), ${pct(ratios.nerveOfPrepared)} of the minimal prepared too (${round(cost.minimalPreparedTps, 0)} tps); parsed on every call ${round(cost.nerveExtendedTps, 0)} tps; through HTTP at 10 connections ${ratios.http === null ? '-' : pct(ratios.http)} of the minimal (target ≥ 35%), ${ratios.httpOfPrepared === null ? '-' : pct(ratios.httpOfPrepared)} of the minimal prepared; p99 at 4 connections ${ratios.httpFewerP99 ?? '-'} ms (target < 20 ms); EXPLAIN of the write: ${cost.explainFile}`,
-          )
+          const pooler = startPgBouncers(databaseUrl)
+          try {
+            const cost = await benchWriteCost(databaseUrl, workDir, {
+              runs,
+              seconds: Math.min(seconds, 5),
+              connections: 10,
+              targets: stateful.targets.length,
+              http: (connections, duration) => rollLoad(server, stateful.targets, connections, duration),
+              ...(pooler ? { pooler } : {}),
+            })
+            results.writeCost = cost
+            results.unnamedStatements = await benchUnnamed(server, env, stateful.targets, pooler)
+            report(cost)
+          } finally {
+            stopPgBouncers()
+          }
         }
       }
     })

@@ -296,6 +296,12 @@ export async function benchWriteCost(
     connections: number
     targets: number
     http?: (connections: number, seconds: number) => Promise<LoadResult>
+    /**
+     * The same database through Debian's PgBouncer (1.18), in transaction and in session mode
+     * (scripts/throwaway-pgbouncer.sh): Nerve's transaction is then also measured as it runs
+     * behind each, unnamed in transaction mode (DATABASE_PREPARED_STATEMENTS=off), prepared in session mode.
+     */
+    pooler?: { transaction: string; session: string }
   },
 ): Promise<WriteCostResult> {
   const roll = await withClient(databaseUrl, async (client) => {
@@ -488,6 +494,8 @@ export async function benchWriteCost(
     nerveExtended: "Nerve's own transaction on Nerve's tables, parsed on every call",
     minimalAlone: 'minimal roll transaction, prepared, one client',
     nerveAlone: "Nerve's own transaction, prepared, one client",
+    nerveTransactionPooler: "Nerve's own transaction, unnamed, through PgBouncer 1.18 in transaction mode",
+    nerveSessionPooler: "Nerve's own transaction, prepared, through PgBouncer 1.18 in session mode",
   }
   const runs: WriteCostRun[] = []
   for (let run = 0; run < options.runs; run++) {
@@ -497,6 +505,11 @@ export async function benchWriteCost(
     measure(names.heavy, await pgbench(databaseUrl, files.heavy, 'prepared', { sheet }))
     const nerveTps = measure(names.nerve, await pgbench(databaseUrl, files.nerve, 'prepared', nerve.variables))
     measure(names.nerveExtended, await pgbench(databaseUrl, files.nerve, 'extended', nerve.variables))
+    if (options.pooler) {
+      const { transaction, session } = options.pooler
+      measure(names.nerveTransactionPooler, await pgbench(transaction, files.nerve, 'extended', nerve.variables))
+      measure(names.nerveSessionPooler, await pgbench(session, files.nerve, 'prepared', nerve.variables))
+    }
     measure(names.minimalAlone, await pgbench(databaseUrl, files.minimal, 'prepared', {}, 1))
     measure(names.nerveAlone, await pgbench(databaseUrl, files.nerve, 'prepared', nerve.variables, 1))
     runs.push({

@@ -94,6 +94,7 @@ export async function buildApp(config: Config, options: AppOptions = {}) {
     url: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     poolSize: config.DATABASE_POOL_SIZE,
+    preparedStatements: config.DATABASE_PREPARED_STATEMENTS === 'on',
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
     migrate: options.migrate ?? true,
   })

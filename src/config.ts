@@ -48,6 +48,12 @@ const ConfigSchema = Type.Object({
   LOG_LEVEL: LogLevel,
   ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  /**
+   * `off` sends every statement unnamed (parsed and planned on each call), for a pooler that
+   * hands a connection's statements to other server connections: PgBouncer before 1.21 in
+   * transaction or statement mode (docs/DEPLOY.md).
+   */
+  DATABASE_PREPARED_STATEMENTS: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
   WEBHOOK_DISPATCHER: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
   WEBHOOK_ALLOW_PRIVATE: Type.Boolean({ default: false }),
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 15_000 }),
@@ -121,6 +127,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 function describe(variable: string, message: string): string {
   if (variable === 'LOG_LEVEL') return 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'
   if (variable === 'WEBHOOK_DISPATCHER') return 'WEBHOOK_DISPATCHER must be on or off'
+  if (variable === 'DATABASE_PREPARED_STATEMENTS') return 'DATABASE_PREPARED_STATEMENTS must be on or off'
   if (variable === 'WEBHOOK_ALLOW_PRIVATE') return 'WEBHOOK_ALLOW_PRIVATE must be true or false'
   if (variable === 'TRUST_PROXY')
     return 'TRUST_PROXY must be false, true, a number of hops, or comma-separated proxy addresses'

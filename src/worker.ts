@@ -29,6 +29,7 @@ const db = await openDatabase({
   url: config.DATABASE_URL,
   dataDir: config.DATA_DIR,
   poolSize: config.DATABASE_POOL_SIZE,
+  preparedStatements: config.DATABASE_PREPARED_STATEMENTS === 'on',
   connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
 }).catch((error: unknown) => {
   if (!(error instanceof DataDirInUseError)) throw error

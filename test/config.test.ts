@@ -27,6 +27,11 @@ t.test('values are read from the environment and converted to their types', asyn
   t.equal(config.LOG_LEVEL, 'debug')
 })
 
+t.test('named prepared statements are on unless DATABASE_PREPARED_STATEMENTS=off (a transaction pooler)', async (t) => {
+  t.equal(loadConfig({}).DATABASE_PREPARED_STATEMENTS, 'on', 'on by default')
+  t.equal(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'off' }).DATABASE_PREPARED_STATEMENTS, 'off', 'off when asked')
+})
+
 t.test('webhook settings default to Standard Webhooks’ schedule, a 15 s timeout and public URLs only', async (t) => {
   const config = loadConfig({})
   t.equal(config.WEBHOOK_DISPATCHER, 'on', 'this instance dispatches')
@@ -152,6 +157,7 @@ for (const [variable, value] of [
   ['ADMIN_TOKEN', 'short'],
   ['DATABASE_POOL_SIZE', '0'],
   ['WEBHOOK_DISPATCHER', 'maybe'],
+  ['DATABASE_PREPARED_STATEMENTS', 'sometimes'],
   ['WEBHOOK_ALLOW_PRIVATE', 'yes please'],
   ['WEBHOOK_TIMEOUT_MS', '10'],
   ['WEBHOOK_RETRY_SCHEDULE', '5s,5m'],

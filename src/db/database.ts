@@ -55,11 +55,22 @@ export interface DatabaseOptions {
    * fast with 503 while the database is unreachable or saturated instead of piling up.
    */
   connectTimeoutMs?: number
+  /**
+   * Prepare the statements marked `prepared` by name, once per connection (the default). Off,
+   * every statement is sent unnamed: what a pooler that does not keep a client on one server
+   * connection needs (PgBouncer before 1.21 in transaction mode).
+   */
+  preparedStatements?: boolean
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const database = options.url
-    ? openPostgres(options.url, options.poolSize ?? 10, options.connectTimeoutMs ?? 3_000)
+    ? openPostgres(
+        options.url,
+        options.poolSize ?? 10,
+        options.connectTimeoutMs ?? 3_000,
+        options.preparedStatements ?? true,
+      )
     : await openPGlite(options.dataDir)
   return { ...database, close: once(() => database.close()) }
 }
@@ -70,7 +81,12 @@ function once(close: () => Promise<void>): () => Promise<void> {
   return () => (closing ??= close())
 }
 
-function openPostgres(connectionString: string, max: number, connectTimeoutMs: number): Database {
+function openPostgres(
+  connectionString: string,
+  max: number,
+  connectTimeoutMs: number,
+  preparedStatements: boolean,
+): Database {
   // Keepalive notices a server that vanished without closing its sockets (a crashed host).
   const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: connectTimeoutMs, keepAlive: true })
   // A client losing its server (a restart, a failover) must not crash the process: idle ones
@@ -79,13 +95,15 @@ function openPostgres(connectionString: string, max: number, connectTimeoutMs: n
   // is answered 503, and the pool discards the broken client when it is released.
   pool.on('error', () => {})
   pool.on('connect', (client) => client.on('error', () => {}))
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { statementNameGenerator: statementName }) })
+  const prisma = new PrismaClient({
+    adapter: new PrismaPg(pool, preparedStatements ? { statementNameGenerator: statementName } : {}),
+  })
   return {
     engine: 'postgres',
     prisma,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     query: async <Row>(sql: string, params?: unknown[], name?: string) =>
-      (await pool.query({ text: sql, values: params, name: name || undefined })).rows as Row[],
+      (await pool.query({ text: sql, values: params, name: (preparedStatements && name) || undefined })).rows as Row[],
     async withSession(work) {
       const client = await pool.connect()
       try {

@@ -49,30 +49,36 @@ interface AppliedMigration {
 /**
  * Applies every migration not yet recorded, each in its own transaction, under an advisory
  * lock. Refuses to run when a recorded migration's file has changed since it was applied.
+ *
+ * The lock is a transaction's (`pg_advisory_xact_lock`), taken again in each migration's
+ * transaction before the ledger is read: a connection pooler in transaction mode (PgBouncer)
+ * may run each transaction of one session on another server connection, where a session lock
+ * taken on one and released on another would stay held on the first.
  */
 export async function migrate(session: SqlSession, migrations: readonly Migration[]): Promise<string[]> {
-  await session.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
-  try {
-    await session.exec(CREATE_LEDGER)
-    const applied = await appliedMigrations(session)
-    const pending = unappliedMigrations(migrations, applied)
-    for (const migration of pending) {
-      await session.exec('BEGIN')
-      try {
+  const applied: string[] = []
+  for (;;) {
+    await session.exec('BEGIN')
+    let migration: Migration | undefined
+    try {
+      await session.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY])
+      await session.exec(CREATE_LEDGER)
+      migration = unappliedMigrations(migrations, await appliedMigrations(session))[0]
+      if (migration !== undefined) {
         await session.exec(migration.sql)
         await session.query('INSERT INTO "_nerve_migrations" ("name", "checksum") VALUES ($1, $2)', [
           migration.name,
           migration.checksum,
         ])
-        await session.exec('COMMIT')
-      } catch (error) {
-        await session.exec('ROLLBACK')
-        throw new MigrationError(`migration ${migration.name} failed: ${(error as Error).message}`, { cause: error })
       }
+      await session.exec('COMMIT')
+    } catch (error) {
+      await session.exec('ROLLBACK')
+      if (migration === undefined || error instanceof MigrationError) throw error
+      throw new MigrationError(`migration ${migration.name} failed: ${(error as Error).message}`, { cause: error })
     }
-    return pending.map((migration) => migration.name)
-  } finally {
-    await session.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
+    if (migration === undefined) return applied
+    applied.push(migration.name)
   }
 }
 

@@ -23,10 +23,18 @@ const SOCKET_CODES = new Set([
 
 /**
  * SQLSTATEs: class 08 (connection exception), 53300 too many connections, 57P01–57P03 (the
- * server is shutting down, crashed, or still starting).
+ * server is shutting down, crashed, or still starting), 25006 (a write reached a read-only
+ * server: a standby, or a primary demoted during a failover, until the endpoint moves).
  */
 function unavailableSqlState(code: string): boolean {
-  return code.startsWith('08') || code === '53300' || code === '57P01' || code === '57P02' || code === '57P03'
+  return (
+    code.startsWith('08') ||
+    code === '53300' ||
+    code === '57P01' ||
+    code === '57P02' ||
+    code === '57P03' ||
+    code === '25006'
+  )
 }
 
 /** `pg` and `pg-pool` report a lost or never-made connection as a plain Error. */

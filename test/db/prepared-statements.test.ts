@@ -54,3 +54,30 @@ t.test(
     )
   },
 )
+
+t.test(
+  'with DATABASE_PREPARED_STATEMENTS=off a roll prepares nothing by name, for a pooler in transaction mode',
+  { skip: engine === 'pglite' && 'PGlite has no prepared statements by name' },
+  async (t) => {
+    const app = await buildTestApp(t, { DATABASE_POOL_SIZE: '1', DATABASE_PREPARED_STATEMENTS: 'off' })
+    const campaign = await createCampaign(app)
+    const { character } = await createCharacter(app, campaign.campaign, campaign.auth)
+    const res = await act(
+      app,
+      campaign.auth,
+      { campaignId: campaign.campaign.id, characterId: character.id },
+      'stress-check',
+      {
+        request: { meter: 'violence', rank: 5 },
+        dice: provided(10),
+      },
+    )
+    t.equal(res.statusCode, 201, res.body)
+    const rows = await app.db.prisma.$queryRaw<{ name: string }[]>`SELECT "name" FROM pg_prepared_statements`
+    t.same(
+      rows.map((row) => row.name),
+      [],
+      'no statement is left prepared on the connection: each was sent unnamed',
+    )
+  },
+)

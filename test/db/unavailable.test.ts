@@ -33,6 +33,15 @@ t.test('errors that mean the database is unavailable', async (t) => {
       '57P03 (the database system is starting up)',
       Object.assign(new Error('the database system is starting up'), { code: '57P03' }),
     ],
+    [
+      '25006 (a write reached a standby, or a primary demoted by a failover)',
+      prismaError('P2039', {
+        kind: 'postgres',
+        code: '25006',
+        severity: 'ERROR',
+        message: 'cannot execute INSERT in a read-only transaction',
+      }),
+    ],
     ['a connection exception (class 08)', Object.assign(new Error('connection failure'), { code: '08006' })],
     ['ECONNREFUSED from pg', socketError('ECONNREFUSED')],
     ['ECONNRESET wrapped as a cause', new Error('query failed', { cause: socketError('ECONNRESET') })],

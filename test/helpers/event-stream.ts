@@ -37,10 +37,15 @@ export class Stream {
         continue
       }
       if (this.#ended) return null
+      let timer: NodeJS.Timeout | undefined
       const chunk = await Promise.race([
         this.#reader.read(),
-        new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), Math.max(0, deadline - Date.now()))),
+        new Promise<'timeout'>(
+          (resolve) => (timer = setTimeout(() => resolve('timeout'), Math.max(0, deadline - Date.now()))),
+        ),
       ])
+      // A timer left running would keep the test's process alive for its whole deadline.
+      clearTimeout(timer)
       if (chunk === 'timeout') throw new Error(`no message within ${timeoutMs} ms (buffer: ${this.#buffer})`)
       if (chunk.done) this.#ended = true
       else this.#buffer += this.#decoder.decode(chunk.value, { stream: true })
