@@ -307,6 +307,9 @@ export class WebhookDispatcher {
         if (started > 0 && !(await this.#mayStillSend(delivery))) break
         started++
         const { delivered, settled } = await this.#deliver(delivery)
+        // Handled at once: a settlement can fail (the database gone) while the next delivery is
+        // on its way; the run's end reports it, and the lease sends that delivery again.
+        settled.catch(() => undefined)
         settling.push(settled)
         if (!delivered) break
       }
