@@ -4,18 +4,15 @@ import type { Db, RawSql } from './db.js'
 import { prepared } from '../db/prepared.js'
 import { endpointWants } from '../webhooks/outbox.js'
 
-export interface NewEvent {
-  id: string
-  campaignId: string
-  /** Null for an event about the campaign itself (src/history/event-types.ts, `scope`). */
-  characterId: string | null
-  type: string
-  ruleset: string
+/**
+ * An event about to be written: its row as stored (`RollEvent`), less what the write gives it
+ * (`seq`, `occurredAt`), with its JSON columns typed. `characterId` is null for an event about the
+ * campaign itself (src/history/event-types.ts, `scope`).
+ */
+export type NewEvent = Omit<RollEvent, 'seq' | 'occurredAt' | 'visibility' | 'actor' | 'payload'> & {
   visibility: Visibility
   actor: Actor
   payload: Record<string, unknown>
-  causationId: string | null
-  idempotencyKey: string | null
 }
 
 /** An event of an imported history, stored as given: its payload is what `record` would have stored. */
