@@ -4,7 +4,7 @@ import sjson from 'secure-json-parse'
 import type { Static, TSchema } from 'typebox'
 import { Compile, type Validator } from 'typebox/compile'
 import { ArchiveRefusedError, type ArchiveProblem } from '../errors.js'
-import { BUILT_IN, type RecordedEvent } from './event-types.js'
+import { BUILT_IN, isCampaignEvent, type RecordedEvent } from './event-types.js'
 import type { Campaign, Prisma } from '../generated/prisma/client.js'
 import { newId } from '../lib/ids.js'
 import type { RawLine } from '../lib/ndjson.js'
@@ -101,6 +101,18 @@ const withoutRoute = <T extends { route?: string }>(items: readonly T[]) =>
  * as it goes. The first problem refuses the whole archive (`ArchiveRefusedError`), and the
  * transaction takes everything written back.
  */
+type ArchivedEvent = Static<typeof ArchiveEventSchema>['event']
+type ArchivedSettings = Static<typeof ArchiveEventSchema>['settings']
+
+/** An archived event as it is appended, and what taking it changes of the import's state once it is. */
+interface TakenEvent {
+  characterId: string | null
+  sheetBefore: Sheet | null
+  sheetAfter: Sheet
+  publicView: EventPayload['publicView']
+  recorded(): void
+}
+
 class ArchiveImport {
   private readonly digest = archiveDigest()
   private header: ArchiveHeader | null = null
@@ -340,6 +352,75 @@ class ArchiveImport {
       refuse('ARCHIVE_INVALID', `event ${event.id} is not of the archive's campaign`)
     }
     if (this.eventIds.has(event.id)) refuse('ARCHIVE_INVALID', `event ${event.id} comes twice`)
+    const causationId = event.causationId === null ? null : this.eventIds.get(event.causationId)
+    if (causationId === undefined) {
+      refuse(
+        'ARCHIVE_DOES_NOT_REPLAY',
+        `it follows from event ${event.causationId}, which is not earlier in the archive`,
+      )
+    }
+    const taken = isCampaignEvent(event.type)
+      ? this.campaignEvent(event, refuse)
+      : this.characterEvent(event, settings, seq, refuse)
+    const { sheetBefore, sheetAfter, publicView } = taken
+
+    const newEventId = newId()
+    const mapped = (id: unknown) => (typeof id === 'string' ? (this.eventIds.get(id) ?? id) : id)
+    const linkField =
+      event.type === BUILT_IN.revert.type ? 'reverted' : event.type === BUILT_IN.reveal.type ? 'revealed' : undefined
+    const linked = linkField
+      ? (event.outcome as Record<string, Record<string, unknown> | undefined> | null)?.[linkField]
+      : undefined
+    const payload: EventPayload = {
+      characterName: event.characterName,
+      // A revert or a reveal names the event it follows: by its id here.
+      request:
+        linkField && event.request
+          ? { ...event.request, eventId: mapped((event.request as { eventId?: unknown }).eventId) }
+          : event.request,
+      dice: event.dice,
+      unusedFaces: event.unusedFaces,
+      outcome:
+        linkField && linked ? { ...event.outcome, [linkField]: { ...linked, id: mapped(linked.id) } } : event.outcome,
+      summary: event.summary,
+      pending: withoutRoute(event.pending),
+      followUps: withoutRoute(event.followUps) as EventPayload['followUps'],
+      sheetBefore,
+      sheetAfter,
+      ...(settings === null ? {} : { settings }),
+      ...(publicView ? { publicView } : {}),
+    }
+    this.batch.push({
+      id: newEventId,
+      campaignId: this.campaign!.id,
+      seq,
+      characterId: taken.characterId,
+      type: event.type,
+      ruleset: event.ruleset,
+      visibility: event.visibility,
+      actor: event.actor,
+      payload: payload as unknown as Record<string, unknown>,
+      causationId,
+      occurredAt: event.occurredAt,
+    })
+    this.batchBytes += bytes.length
+    if (this.batchBytes >= BATCH_BYTES) await this.flush()
+
+    taken.recorded()
+    this.eventIds.set(event.id, newEventId)
+    this.lastSeq = seq
+  }
+
+  /**
+   * An event of a character, replayed on the character's sheet as rebuilt up to it (its registry
+   * entry's replay), and what players see of it worked out as the command that recorded it did.
+   */
+  private characterEvent(
+    event: ArchivedEvent,
+    settings: ArchivedSettings,
+    seq: number,
+    refuse: (code: ArchiveProblem, message: string) => never,
+  ): TakenEvent {
     const character = event.characterId === null ? undefined : this.characters.get(event.characterId)
     if (!character) refuse('ARCHIVE_DOES_NOT_REPLAY', `its character ${event.characterId} is not among the archive's`)
 
@@ -348,13 +429,6 @@ class ArchiveImport {
     if (!creation && !character.created) refuse('ARCHIVE_DOES_NOT_REPLAY', 'it comes before its character was created')
     if (character.isArchived && event.type !== BUILT_IN.revert.type) {
       refuse('ARCHIVE_DOES_NOT_REPLAY', `${character.name} was archived: only a revert may follow`)
-    }
-    const causationId = event.causationId === null ? null : this.eventIds.get(event.causationId)
-    if (causationId === undefined) {
-      refuse(
-        'ARCHIVE_DOES_NOT_REPLAY',
-        `it follows from event ${event.causationId}, which is not earlier in the archive`,
-      )
     }
     const named = (event.request as { name?: unknown } | null)?.name
     const name =
@@ -417,64 +491,63 @@ class ArchiveImport {
       },
     )
 
-    const newEventId = newId()
-    const mapped = (id: unknown) => (typeof id === 'string' ? (this.eventIds.get(id) ?? id) : id)
-    const linkField =
-      event.type === BUILT_IN.revert.type ? 'reverted' : event.type === BUILT_IN.reveal.type ? 'revealed' : undefined
-    const linked = linkField
-      ? (event.outcome as Record<string, Record<string, unknown> | undefined> | null)?.[linkField]
-      : undefined
-    const payload: EventPayload = {
-      characterName: event.characterName,
-      // A revert or a reveal names the event it follows: by its id here.
-      request:
-        linkField && event.request
-          ? { ...event.request, eventId: mapped((event.request as { eventId?: unknown }).eventId) }
-          : event.request,
-      dice: event.dice,
-      unusedFaces: event.unusedFaces,
-      outcome:
-        linkField && linked ? { ...event.outcome, [linkField]: { ...linked, id: mapped(linked.id) } } : event.outcome,
-      summary: event.summary,
-      pending: withoutRoute(event.pending),
-      followUps: withoutRoute(event.followUps) as EventPayload['followUps'],
+    return {
+      characterId: character.id,
       sheetBefore,
       sheetAfter,
-      ...(settings === null ? {} : { settings }),
-      ...(publicView ? { publicView } : {}),
+      publicView,
+      recorded: () => {
+        if (event.type === BUILT_IN.archived.type) character.isArchived = true
+        if (event.type === BUILT_IN.revert.type && latest?.type === BUILT_IN.archived.type) character.isArchived = false
+        character.latest = {
+          archivedId: event.id,
+          seq,
+          type: event.type,
+          sheetBefore: character.sheet,
+          shownBefore: publicView?.sheetBefore ?? sheetBefore,
+        }
+        character.created = true
+        character.name = name
+        character.sheet = step.sheet
+        character.publicSheet = publicSheet
+        character.version++
+      },
     }
-    this.batch.push({
-      id: newEventId,
-      campaignId: this.campaign!.id,
-      seq,
-      characterId: character.id,
-      type: event.type,
-      ruleset: event.ruleset,
-      visibility: event.visibility,
-      actor: event.actor,
-      payload: payload as unknown as Record<string, unknown>,
-      causationId,
-      occurredAt: event.occurredAt,
-    })
-    this.batchBytes += bytes.length
-    if (this.batchBytes >= BATCH_BYTES) await this.flush()
+  }
 
-    if (event.type === BUILT_IN.archived.type) character.isArchived = true
-    if (event.type === BUILT_IN.revert.type && latest?.type === BUILT_IN.archived.type) character.isArchived = false
-    character.latest = {
-      archivedId: event.id,
-      seq,
-      type: event.type,
-      sheetBefore: character.sheet,
-      shownBefore: publicView?.sheetBefore ?? sheetBefore,
+  /**
+   * An event about the campaign itself (`campaign.updated`): no character, no sheets, nothing
+   * hidden. Its replay changes no sheet; the archive's campaign line holds where its changes led.
+   */
+  private campaignEvent(event: ArchivedEvent, refuse: (code: ArchiveProblem, message: string) => never): TakenEvent {
+    if (
+      event.characterId !== null ||
+      event.characterName !== null ||
+      event.causationId !== null ||
+      event.sheetBefore !== null ||
+      !sameJson(event.sheetAfter, {}) ||
+      event.pending.length > 0
+    ) {
+      refuse(
+        'ARCHIVE_DOES_NOT_REPLAY',
+        `a ${event.type} event is about the campaign: it has no character and no sheets`,
+      )
     }
-    character.created = true
-    character.name = name
-    character.sheet = step.sheet
-    character.publicSheet = publicSheet
-    character.version++
-    this.eventIds.set(event.id, newEventId)
-    this.lastSeq = seq
+    const { publicView } = publicSideOf(
+      { ruleset: this.ruleSet!.id, settings: this.settings },
+      {
+        requested: event.visibility,
+        follows: null,
+        publicSheet: null,
+        sheetBefore: null,
+        sheetAfter: {},
+        outcome: event.outcome,
+        summary: event.summary,
+        followUps: [],
+        title: event.type,
+      },
+    )
+    return { characterId: null, sheetBefore: null, sheetAfter: {}, publicView, recorded: () => undefined }
   }
 
   private async flush() {

@@ -48,6 +48,12 @@ type VisibilityRule = 'derived' | 'public' | 'as-undone'
 
 export interface EventType {
   type: string
+  /**
+   * What the event is about: one character (it has `characterId`, sheets, and a place in the
+   * character's history, which the audit replays), or the campaign itself (no character, no
+   * sheets: `characterId` null, `sheetBefore` null, `sheetAfter` empty).
+   */
+  scope: 'character' | 'campaign'
   /** One sentence for the API document and the docs. */
   description: string
   /**
@@ -69,6 +75,7 @@ const unchanged: EventType['replay'] = (_ruleSet, _event, sheet) => ({ sheet })
 export const BUILT_IN = {
   created: {
     type: 'character.created',
+    scope: 'character',
     description: 'A character joined the campaign; `sheetAfter` is its first sheet.',
     // What a creation recorded must be a sheet the rules take as it is.
     replay: (ruleSet, event) => ({ sheet: ruleSet.normalizeSheet(event.sheetAfter, event.settings) as unknown }),
@@ -78,6 +85,7 @@ export const BUILT_IN = {
   },
   updated: {
     type: 'character.updated',
+    scope: 'character',
     description: 'The GM renamed the character or edited its sheet (a JSON merge patch).',
     replay(ruleSet, event, sheet) {
       const patch = (event.request as { sheet?: unknown } | null)?.sheet
@@ -92,6 +100,7 @@ export const BUILT_IN = {
   },
   archived: {
     type: 'character.archived',
+    scope: 'character',
     description: 'The GM archived the character: it takes no more rolls; a revert brings it back.',
     replay: unchanged,
     subscribable: true,
@@ -100,6 +109,7 @@ export const BUILT_IN = {
   },
   revert: {
     type: 'revert',
+    scope: 'character',
     description: 'The GM took back the character’s latest event: the sheet is as it was before it.',
     replay: (_ruleSet, event, _sheet, sheetBeforeOf) => ({ sheet: sheetBeforeOf(event.causationId ?? '') }),
     subscribable: true,
@@ -108,10 +118,23 @@ export const BUILT_IN = {
   },
   reveal: {
     type: 'reveal',
+    scope: 'character',
     description: 'The GM showed players a GM-only event after the fact; `outcome.revealed` is that event.',
     // What players see changes; the sheet itself does not (see `revealedOn`).
     replay: unchanged,
     subscribable: true,
+    visibility: 'public',
+    revealable: false,
+  },
+  campaignUpdated: {
+    type: 'campaign.updated',
+    scope: 'campaign',
+    description:
+      'The GM renamed the campaign or changed its settings: `request` is the change as sent, `outcome.before` and `outcome.after` the name and settings. About the campaign, not a character: `characterId` is null and it has no sheets.',
+    // It changes no sheet; the settings it leaves are recorded with every later roll (`settings`).
+    replay: unchanged,
+    subscribable: true,
+    // A campaign's name and settings are what every key of it reads (GET /v1/campaigns/{campaignId}).
     visibility: 'public',
     revealable: false,
   },
@@ -131,6 +154,7 @@ function actionEventType(action: RuleAction): EventType {
 function newActionEventType(action: RuleAction): EventType {
   return {
     type: action.name,
+    scope: 'character',
     description: action.summary,
     replay(ruleSet, event, sheet) {
       const resolved = resolveAction(ruleSet, action, {
@@ -166,6 +190,11 @@ export function eventTypeOf(ruleSet: RuleSet, type: string): EventType {
   const action = findAction(ruleSet, type)
   if (!action) throw new RuleError('UNKNOWN_ACTION', `unknown action ${type}`, 'invalid')
   return actionEventType(action)
+}
+
+/** Whether events of this type are about the campaign itself rather than a character (`scope`). */
+export function isCampaignEvent(type: string): boolean {
+  return BUILT_IN_TYPES.some((entry) => entry.type === type && entry.scope === 'campaign')
 }
 
 /** The built-in types as the API document names them: `a`, `b` or `c`. */

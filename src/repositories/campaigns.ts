@@ -1,4 +1,4 @@
-import type { Prisma } from '../generated/prisma/client.js'
+import type { Campaign, Prisma } from '../generated/prisma/client.js'
 import type { Db } from './db.js'
 
 export interface NewCampaign {
@@ -11,7 +11,11 @@ export interface NewCampaign {
 }
 
 export class CampaignRepository {
-  constructor(private readonly db: Db) {}
+  /** `lockRows`: inside a transaction, `forCommand` locks the row it reads until the transaction ends. */
+  constructor(
+    private readonly db: Db,
+    private readonly lockRows: boolean,
+  ) {}
 
   create(campaign: NewCampaign) {
     return this.db.campaign.create({ data: campaign })
@@ -28,6 +32,14 @@ export class CampaignRepository {
 
   findActive(id: string) {
     return this.db.campaign.findFirst({ where: { id, deletedAt: null } })
+  }
+
+  /** The campaign a command on it changes (its name and settings), locked inside a transaction as `CharacterRepository.forCommand` locks a character. */
+  async forCommand(id: string): Promise<Campaign | undefined> {
+    if (!this.lockRows) return (await this.findActive(id)) ?? undefined
+    const [row] = await this.db.$queryRaw<{ id: string }[]>`
+      SELECT "id" FROM "campaigns" WHERE "id" = ${id}::uuid AND "deleted_at" IS NULL FOR UPDATE`
+    return row ? ((await this.findActive(id)) ?? undefined) : undefined
   }
 
   update(id: string, changes: { name?: string; settings?: Prisma.InputJsonObject }) {

@@ -4,17 +4,15 @@ import type { Db, RawSql } from './db.js'
 import { prepared } from '../db/prepared.js'
 import { endpointWants } from '../webhooks/outbox.js'
 
-export interface NewEvent {
-  id: string
-  campaignId: string
-  characterId: string
-  type: string
-  ruleset: string
+/**
+ * An event about to be written: its row as stored (`RollEvent`), less what the write gives it
+ * (`seq`, `occurredAt`), with its JSON columns typed. `characterId` is null for an event about the
+ * campaign itself (src/history/event-types.ts, `scope`).
+ */
+export type NewEvent = Omit<RollEvent, 'seq' | 'occurredAt' | 'visibility' | 'actor' | 'payload'> & {
   visibility: Visibility
   actor: Actor
   payload: Record<string, unknown>
-  causationId: string | null
-  idempotencyKey: string | null
 }
 
 /** An event of an imported history, stored as given: its payload is what `record` would have stored. */
@@ -32,6 +30,13 @@ export interface CharacterChange {
   publicSheet: unknown
   name: string
   archivedAt?: Date | null | undefined
+}
+
+/** What a campaign-level event changes of the campaign, written with it: the name and settings it read, and those it leaves. */
+export interface CampaignChange {
+  read: { name: string; settings: Prisma.InputJsonObject }
+  name: string
+  settings: Prisma.InputJsonObject
 }
 
 interface RecordedRow {
@@ -81,14 +86,19 @@ export class EventRepository {
    * leaves the character with, so the event names the character as it was called when the event
    * was recorded (a rename's own event, the new name). The event's listings are written with it; its time (`occurredAt`) is
    * this server's when it records the event, which the listings carry.
+   *
+   * An event about the campaign itself (`change` is a `CampaignChange`) saves the campaign's name
+   * and settings instead, with its sequence number, only while they are still those the command
+   * read; it has no character (`character` null) and its payload is stored as given.
    */
   async record(
     event: NewEvent,
-    change: CharacterChange,
-  ): Promise<{ event: RollEvent; character: Character } | undefined> {
+    change: CharacterChange | CampaignChange,
+  ): Promise<{ event: RollEvent; character: Character | null } | undefined> {
     const recorded = recordedEvent(event, change, new Date())
     const [row] = await this.sql<RecordedRow>(prepared(recordStatement(recorded, change)))
     if (!row) return undefined
+    if (!isCharacterChange(change)) return { event: { ...recorded, seq: BigInt(row.seq) }, character: null }
     return {
       event: { ...recorded, seq: BigInt(row.seq) },
       character: {
@@ -198,9 +208,14 @@ export class EventRepository {
  * The event `record` writes, at `seq` 0 until the write takes the campaign's next number: its
  * payload names the character as the change leaves it.
  */
-export function recordedEvent(event: NewEvent, change: CharacterChange, occurredAt: Date): RollEvent {
-  const payload = { ...event.payload, characterName: change.name } as Prisma.JsonObject
+export function recordedEvent(event: NewEvent, change: CharacterChange | CampaignChange, occurredAt: Date): RollEvent {
+  const characterName = isCharacterChange(change) ? change.name : null
+  const payload = { ...event.payload, characterName } as Prisma.JsonObject
   return { ...event, payload, seq: 0n, occurredAt }
+}
+
+function isCharacterChange(change: CharacterChange | CampaignChange): change is CharacterChange {
+  return 'readVersion' in change
 }
 
 /**
@@ -208,28 +223,45 @@ export function recordedEvent(event: NewEvent, change: CharacterChange, occurred
  * hands the same text to pgbench (bench/write-cost.ts). The event's listings are rendered here,
  * at `seq` 0, and cut where the number goes: the statement puts the number it takes in between.
  */
-export function recordStatement(event: RollEvent, change: CharacterChange): Prisma.Sql {
-  const { sheetBefore, sheetAfter, ...parts } = event.payload as unknown as EventPayload
+export function recordStatement(event: RollEvent, change: CharacterChange | CampaignChange): Prisma.Sql {
   const { listing, publicListing } = eventListings(event)
   const [listingHead, listingTail] = aroundSeq(listing)
   const [publicHead, publicTail] = publicListing === null ? [null, null] : aroundSeq(publicListing)
+  const forCharacter = isCharacterChange(change)
+  // A character's event saves the character first ("saved"), and takes its sheets from that
+  // write; a campaign's event saves the campaign's name and settings with its sequence number.
+  const saved = forCharacter
+    ? Prisma.sql`saved AS (${change.readVersion === 0 ? insertCharacter(event, change) : updateCharacter(event, change)}
+      ), `
+    : Prisma.empty
+  const next = forCharacter
+    ? Prisma.sql`UPDATE "campaigns" SET "last_seq" = "last_seq" + 1
+        WHERE "id" = ${event.campaignId}::uuid AND EXISTS (SELECT FROM saved) RETURNING "id", "last_seq"`
+    : Prisma.sql`UPDATE "campaigns" SET "last_seq" = "last_seq" + 1, "name" = ${change.name},
+          "settings" = ${JSON.stringify(change.settings)}::jsonb, "updated_at" = now()
+        WHERE "id" = ${event.campaignId}::uuid AND "name" = ${change.read.name}
+          AND "settings" = ${JSON.stringify(change.read.settings)}::jsonb
+        RETURNING "id", "last_seq"`
+  let payload = Prisma.sql`${JSON.stringify(event.payload)}::jsonb`
+  if (forCharacter) {
+    const { sheetBefore, sheetAfter, ...parts } = event.payload as unknown as EventPayload
+    payload = Prisma.sql`${JSON.stringify(parts)}::jsonb || jsonb_build_object(
+            'sheetBefore', CASE WHEN ${sheetBefore !== null}::boolean THEN saved."sheet_before" END,
+            'sheetAfter', saved."sheet")`
+  }
   return Prisma.sql`
-      WITH saved AS (${change.readVersion === 0 ? insertCharacter(event, change) : updateCharacter(event, change)}
-      ), next AS (
-        UPDATE "campaigns" SET "last_seq" = "last_seq" + 1
-        WHERE "id" = ${event.campaignId}::uuid AND EXISTS (SELECT FROM saved) RETURNING "id", "last_seq"
+      WITH ${saved}next AS (
+        ${next}
       ), appended AS (
         INSERT INTO "roll_events" ("id", "campaign_id", "seq", "character_id", "type", "ruleset", "visibility",
           "actor", "payload", "causation_id", "idempotency_key", "occurred_at", "listing", "public_listing")
-        SELECT ${event.id}::uuid, next."id", next."last_seq", saved."id", ${event.type}, ${event.ruleset},
-          ${event.visibility}, ${JSON.stringify(event.actor)}::jsonb,
-          ${JSON.stringify(parts)}::jsonb || jsonb_build_object(
-            'sheetBefore', CASE WHEN ${sheetBefore !== null}::boolean THEN saved."sheet_before" END,
-            'sheetAfter', saved."sheet"),
+        SELECT ${event.id}::uuid, next."id", next."last_seq", ${forCharacter ? Prisma.sql`saved."id"` : Prisma.sql`NULL::uuid`},
+          ${event.type}, ${event.ruleset}, ${event.visibility}, ${JSON.stringify(event.actor)}::jsonb,
+          ${payload},
           ${event.causationId}::uuid, ${event.idempotencyKey}, ${event.occurredAt}::timestamptz,
           ${listingHead}::text || next."last_seq" || ${listingTail}::text,
           ${publicHead}::text || next."last_seq" || ${publicTail}::text
-        FROM next, saved
+        FROM next${forCharacter ? Prisma.sql`, saved` : Prisma.empty}
         RETURNING "id", "campaign_id", "seq", "type", "visibility"
       ), queued AS (
         INSERT INTO "webhook_deliveries" ("id", "campaign_id", "endpoint_id", "event_id", "event_seq", "event_type")
@@ -241,10 +273,14 @@ export function recordStatement(event: RollEvent, change: CharacterChange): Pris
             { type: Prisma.raw('a."type"'), visibility: Prisma.raw('a."visibility"') },
           )}
       )
-      SELECT saved."id", saved."campaign_id" AS "campaignId", saved."name", saved."version",
+      ${
+        forCharacter
+          ? Prisma.sql`SELECT saved."id", saved."campaign_id" AS "campaignId", saved."name", saved."version",
         saved."created_at" AS "createdAt", saved."updated_at" AS "updatedAt", saved."archived_at" AS "archivedAt",
         appended."seq"::text AS "seq"
       FROM saved, appended`
+          : Prisma.sql`SELECT appended."seq"::text AS "seq" FROM appended`
+      }`
 }
 
 /** A listing rendered at `seq` 0, in two around the 0: the id before it is a UUID, so the first `"seq":` is the field. */

@@ -21,7 +21,7 @@ export interface Repositories {
 
 function repositoriesOn(db: Db, sql: RawSql, inTransaction: boolean): Repositories {
   return {
-    campaigns: new CampaignRepository(db),
+    campaigns: new CampaignRepository(db, inTransaction),
     apiKeys: new ApiKeyRepository(db, sql),
     characters: new CharacterRepository(db, sql, inTransaction),
     events: new EventRepository(db, sql),

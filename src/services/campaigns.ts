@@ -8,7 +8,11 @@ import { RuleError } from '../rules/errors.js'
 import { findRuleSet } from '../rules/index.js'
 import type { CreateCampaign, MintKey, UpdateCampaign } from '../schemas/campaigns.js'
 import type { EventFeed } from '../history/feed.js'
+import { BUILT_IN } from '../history/event-types.js'
+import type { Principal } from '../lib/principal.js'
 import { apiKeyView, campaignView } from '../schemas/campaigns.js'
+import { runCommand, type CampaignLoaded, type Command, type CommandContext } from './pipeline.js'
+import { sameJson } from './replay.js'
 
 function ruleSetOf(id: string) {
   const ruleSet = findRuleSet(id)
@@ -58,19 +62,57 @@ async function checkSheetsFit(
   }
 }
 
-export async function updateCampaign(
-  store: Pick<Store, 'campaigns' | 'characters'>,
-  campaignId: string,
-  body: UpdateCampaign,
-) {
-  const current = await getCampaign(store, campaignId)
-  const settings = body.settings === undefined ? undefined : settingsFor(current.ruleset, body.settings)
-  if (settings !== undefined) await checkSheetsFit(store, campaignId, current.ruleset, settings)
-  const changes = {
-    ...(body.name === undefined ? {} : { name: body.name }),
-    ...(settings === undefined ? {} : { settings }),
+/**
+ * Renames the campaign or changes its settings, recorded as a `campaign.updated` event (webhooks,
+ * the stream and the history show it). A change that changes nothing records nothing.
+ */
+export async function updateCampaign(context: CommandContext, principal: Principal, body: UpdateCampaign) {
+  const campaignId = principal.campaign.id
+  const command: Command<CampaignLoaded> = {
+    load: () => ({ character: null }),
+    async decide(repositories) {
+      const current = await repositories.campaigns.forCommand(campaignId)
+      if (!current) throw new NotFoundError(`campaign ${campaignId} not found`)
+      const read = { name: current.name, settings: current.settings as Prisma.InputJsonObject }
+      const settings = body.settings === undefined ? read.settings : settingsFor(current.ruleset, body.settings)
+      if (body.settings !== undefined) await checkSheetsFit(repositories, campaignId, current.ruleset, settings)
+      const after = { name: body.name ?? read.name, settings }
+      if (after.name === read.name && sameJson(after.settings, read.settings)) throw NOTHING_CHANGED
+      return {
+        type: BUILT_IN.campaignUpdated.type,
+        visibility: BUILT_IN.campaignUpdated.visibility,
+        campaignChange: { read, ...after },
+        payload: {
+          request: body,
+          dice: [],
+          outcome: { before: read, after },
+          summary: campaignUpdatedSummary(read, after),
+          sheetBefore: null,
+          sheetAfter: {},
+        },
+      }
+    },
   }
-  return campaignView(await store.campaigns.update(campaignId, changes))
+  try {
+    await runCommand(context, principal, command)
+  } catch (error) {
+    if (error !== NOTHING_CHANGED) throw error
+  }
+  return getCampaign(context.store, campaignId)
+}
+
+/** Thrown by a campaign update that would change nothing: no event is recorded for it. */
+const NOTHING_CHANGED = new Error('the campaign update changes nothing')
+
+function campaignUpdatedSummary(before: CampaignState, after: CampaignState): string {
+  if (before.name === after.name) return `The GM changed the settings of ${after.name}`
+  const renamed = `The GM renamed ${before.name} to ${after.name}`
+  return sameJson(before.settings, after.settings) ? renamed : `${renamed} and changed its settings`
+}
+
+interface CampaignState {
+  name: string
+  settings: Prisma.InputJsonObject
 }
 
 /** The history is kept (it is append-only); the campaign and all its keys simply stop answering. */

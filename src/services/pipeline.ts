@@ -3,14 +3,14 @@ import type { CommandCharacter } from '../repositories/characters.js'
 import type { Repositories, Store } from '../repositories/index.js'
 import { actorOf, type Principal } from '../lib/principal.js'
 import type { EventFeed } from '../history/feed.js'
-import { recordChange, type Change, type Recorded } from '../history/record.js'
+import { recordChange, type Change, type Recorded, type RecordedChange } from '../history/record.js'
 import { idempotent, type Once } from './idempotency.js'
 
 /** What running a command needs: the store, the Idempotency-Keys, and whom to tell of what it recorded. */
 export interface CommandContext {
   store: Repositories & Pick<Store, 'transaction'>
   feed: Pick<EventFeed, 'published'>
-  metrics: { eventRecorded(recorded: Recorded): void }
+  metrics: { eventRecorded(recorded: RecordedChange): void }
 }
 
 /**
@@ -28,8 +28,16 @@ export interface Loaded {
   character: CommandCharacter
 }
 
-/** A command on one character, in the two steps the pipeline runs before it records the change. */
-export interface Command<Target extends Loaded = Loaded> {
+/**
+ * What a command on the campaign itself read: no character; its decision says in
+ * `campaignChange` what it changes, written only while the campaign is as it read it.
+ */
+export interface CampaignLoaded {
+  character: null
+}
+
+/** A command on one character or on the campaign, in the two steps the pipeline runs before it records the change. */
+export interface Command<Target extends Loaded | CampaignLoaded = Loaded> {
   /**
    * Checks what needs no character, then reads the character it changes (`loadCharacter`); a
    * creation makes its new character here, stored with its event. Writes nothing.
@@ -39,8 +47,9 @@ export interface Command<Target extends Loaded = Loaded> {
   decide(repositories: Repositories, target: Target): Decision | Promise<Decision>
 }
 
-export interface CommandAnswer {
-  recorded: Recorded
+export interface CommandAnswer<Target extends Loaded | CampaignLoaded = Loaded> {
+  /** The event and, for a command on a character, the character after it. */
+  recorded: Target extends Loaded ? Recorded : RecordedChange
   /** True when an earlier request with the same Idempotency-Key and body was answered this way. */
   replayed: boolean
 }
@@ -77,12 +86,12 @@ const OPTIMISTIC_TRIES = 2
  * across round trips to a busy server, which the other commands of the campaign queue behind.
  * Publishing and counting come after the commit: nothing is announced that could still roll back.
  */
-export async function runCommand<Target extends Loaded>(
+export async function runCommand<Target extends Loaded | CampaignLoaded>(
   { store, feed, metrics }: CommandContext,
   principal: Principal,
   command: Command<Target>,
   once?: Once,
-): Promise<CommandAnswer> {
+): Promise<CommandAnswer<Target>> {
   const attempt = async (repositories: Repositories) => {
     const target = await command.load(repositories)
     const decision = await command.decide(repositories, target)
@@ -105,7 +114,7 @@ export async function runCommand<Target extends Loaded>(
       }
     return store.transaction(async (tx) => {
       const recorded = await attempt(tx)
-      if (!recorded) throw new Error('the character changed while its row was locked')
+      if (!recorded) throw new Error('the character or campaign changed while its row was locked')
       await claim?.complete(tx, recorded)
       return recorded
     })
@@ -114,5 +123,6 @@ export async function runCommand<Target extends Loaded>(
     feed.published(principal.campaign.id)
     metrics.eventRecorded(body)
   }
-  return { recorded: body, replayed }
+  // A command on a character records it with its event (`recordChange`).
+  return { recorded: body as CommandAnswer<Target>['recorded'], replayed }
 }

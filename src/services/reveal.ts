@@ -19,7 +19,8 @@ export function revealCommand(principal: Principal, eventId: string): Command {
   return {
     async load(repositories) {
       const event = await repositories.events.find(principal.campaign.id, eventId)
-      if (!event?.characterId) throw new NotFoundError(`event ${eventId} not found`)
+      if (!event) throw new NotFoundError(`event ${eventId} not found`)
+      if (!event.characterId) throw new ConflictError(`a ${event.type} event is about the campaign: players see it`)
       return { character: await loadCharacter(repositories, principal, event.characterId) }
     },
     async decide(repositories, { character }) {

@@ -35,6 +35,14 @@ export async function playSession(app: App, ruleset: string): Promise<PlayedSess
     description: 'Discord bot',
     includeGmEvents: true,
   })
+  // A campaign-level event amid the characters' ones: it has no character and no sheets.
+  const renamed = await app.inject({
+    method: 'PATCH',
+    url: `/v1/campaigns/${campaignId}`,
+    headers: gm,
+    payload: { name: `${campaign.campaign.name}, season 2` },
+  })
+  if (renamed.statusCode !== 200) throw new Error(`renaming the campaign: ${renamed.statusCode} ${renamed.body}`)
   const on = (character: { id: string }): Ids => ({ campaignId, characterId: character.id })
   const step = async (auth: Auth, character: { id: string }, action: string, body: Body) =>
     created(await act(app, auth, on(character), action, body), `${action} on ${character.id}`)

@@ -40,19 +40,39 @@ t.test('the API document describes every built-in type and names those a webhook
   }
 })
 
-t.test('only events that show something of their own can be revealed; only a reveal is always public', async (t) => {
-  const revealable = Object.values(BUILT_IN)
-    .filter((entry) => entry.revealable)
-    .map((entry) => entry.type)
-  t.same(revealable, ['character.updated'], 'of the built-in types, a GM’s edit alone')
-  for (const ruleSet of RULE_SETS) {
-    for (const action of ruleSet.actions) t.ok(eventTypeOf(ruleSet, action.name).revealable, `${action.name}`)
-  }
-  t.same(
-    Object.values(BUILT_IN)
-      .filter((entry) => entry.visibility === 'public')
-      .map((entry) => entry.type),
-    ['reveal'],
-    'the reveal is public by its type',
-  )
-})
+t.test(
+  'only events that show something of their own can be revealed; only a reveal and the campaign’s own events are always public',
+  async (t) => {
+    const revealable = Object.values(BUILT_IN)
+      .filter((entry) => entry.revealable)
+      .map((entry) => entry.type)
+    t.same(revealable, ['character.updated'], 'of the built-in types, a GM’s edit alone')
+    for (const ruleSet of RULE_SETS) {
+      for (const action of ruleSet.actions) t.ok(eventTypeOf(ruleSet, action.name).revealable, `${action.name}`)
+    }
+    t.same(
+      Object.values(BUILT_IN)
+        .filter((entry) => entry.visibility === 'public')
+        .map((entry) => entry.type),
+      ['reveal', 'campaign.updated'],
+      'the reveal, and a change of the campaign’s name and settings (which every key reads), are public by their type',
+    )
+  },
+)
+
+t.test(
+  'campaign.updated is about the campaign; every other type, each action included, about a character',
+  async (t) => {
+    for (const ruleSet of RULE_SETS) {
+      t.same(
+        eventTypesOf(ruleSet)
+          .filter((entry) => entry.scope === 'campaign')
+          .map((entry) => entry.type),
+        ['campaign.updated'],
+        `${ruleSet.id}: one campaign-level type`,
+      )
+    }
+    t.equal(BUILT_IN.campaignUpdated.subscribable, true, 'webhooks may subscribe to it')
+    t.equal(BUILT_IN.campaignUpdated.revealable, false, 'there is nothing hidden of it to reveal')
+  },
+)

@@ -135,6 +135,10 @@ for (const ruleset of ['shock-meters', 'trauma-table', 'reaction-rolls']) {
       events.some((line) => line.event.type === 'character.updated'),
       'and a GM edit',
     )
+    t.ok(
+      events.some((line) => line.event.type === 'campaign.updated' && line.event.characterId === null),
+      'and a campaign-level event: the GM renamed the campaign',
+    )
     const types = new Set(events.map((line) => line.event.type as string))
     const ruleSet = RULE_SETS.find((candidate) => candidate.id === ruleset)!
     t.same(
@@ -413,8 +417,8 @@ t.test(
     t.match(res.headers['content-type'], /^application\/x-ndjson/, 'as application/x-ndjson')
     t.match(
       res.headers['content-disposition'],
-      /^attachment; filename="a-shock-meters-campaign-\d{4}-\d\d-\d\d\.nerve\.ndjson"$/,
-      'as a file named after the campaign',
+      /^attachment; filename="a-shock-meters-campaign-season-2-\d{4}-\d\d-\d\d\.nerve\.ndjson"$/,
+      'as a file named after the campaign (as the GM renamed it)',
     )
   },
 )

@@ -1,5 +1,6 @@
 import t from 'tap'
-import { bearer, createCampaign, createCharacter, PROBLEM } from '../helpers/api.js'
+import { bearer, createCampaign, createCharacter, mintPlayerKey, PROBLEM } from '../helpers/api.js'
+import { allEvents, audit } from '../helpers/commands.js'
 import { buildTestApp } from '../helpers/build-app.js'
 
 // Every test makes its own campaigns, so one app serves them all.
@@ -175,6 +176,94 @@ t.test('PATCH /v1/campaigns/{id} renames the campaign and replaces its settings'
 
   const stored = await app.inject({ url, headers: auth })
   t.match(stored.json(), { name: 'Season 2', settings: { xpTrackLength: 8 } }, 'refused patches changed nothing')
+})
+
+t.test(
+  'PATCH /v1/campaigns/{id} records a campaign.updated event, which every key of the campaign reads',
+  async (t) => {
+    const { campaign, auth } = await createCampaign(app, 'reaction-rolls', { name: 'Season 1' })
+    const url = `/v1/campaigns/${campaign.id}`
+    const { character } = await createCharacter(app, campaign, auth)
+    const player = (await mintPlayerKey(app, campaign, auth, [character.id])).auth
+
+    const renamed = await app.inject({ method: 'PATCH', url, headers: auth, payload: { name: 'Season 2' } })
+    t.equal(renamed.statusCode, 200, 'renamed')
+    t.equal(renamed.json().eventCount, 2, 'the rename is the campaign’s second event, after the character’s creation')
+    const settings = await app.inject({
+      method: 'PATCH',
+      url,
+      headers: auth,
+      payload: { settings: { xpTrackLength: 8 } },
+    })
+    t.equal(settings.statusCode, 200, 'settings changed')
+    const same = await app.inject({ method: 'PATCH', url, headers: auth, payload: { name: 'Season 2' } })
+    t.equal(same.statusCode, 200, 'a patch that changes nothing is answered')
+    t.equal(same.json().eventCount, 3, 'and records nothing')
+
+    const events = (await allEvents(app, auth, campaign.id)).filter((event) => event.type === 'campaign.updated')
+    t.equal(events.length, 2, 'the rename and the change of settings are in the history')
+    t.match(
+      events[0],
+      {
+        seq: 2,
+        characterId: null,
+        characterName: null,
+        visibility: 'public',
+        actor: { role: 'gm' },
+        request: { name: 'Season 2' },
+        outcome: {
+          before: { name: 'Season 1', settings: { emotionTopStage: 5, xpTrackLength: 5 } },
+          after: { name: 'Season 2', settings: { emotionTopStage: 5, xpTrackLength: 5 } },
+        },
+        summary: 'The GM renamed Season 1 to Season 2',
+        dice: [],
+        pending: [],
+        sheetBefore: null,
+        sheetAfter: {},
+      },
+      'the rename: no character, no sheets, the name and settings before and after',
+    )
+    t.match(
+      events[1],
+      { seq: 3, outcome: { after: { name: 'Season 2', settings: { xpTrackLength: 8 } } } },
+      'the change of settings',
+    )
+    t.equal(events[1]!.summary, 'The GM changed the settings of Season 2', 'summed up for a GM')
+
+    const seen = await allEvents(app, player, campaign.id, { type: 'campaign.updated' })
+    t.same(seen, events, 'a player key reads them as the GM does: the campaign’s name and settings are no secret')
+    const one = await app.inject({ url: `${url}/events/${events[0]!.id}`, headers: player })
+    t.equal(one.statusCode, 200, 'and reads one by its id')
+    t.same(
+      (await allEvents(app, auth, campaign.id, { characterId: character.id })).map((event) => event.type),
+      ['character.created'],
+      'a character’s history leaves them out',
+    )
+    t.match(await audit(app, auth, { campaignId: campaign.id, characterId: character.id }), {
+      consistent: true,
+      eventsReplayed: 1,
+    })
+
+    const reveal = await app.inject({ method: 'POST', url: `${url}/events/${events[0]!.id}/reveal`, headers: auth })
+    t.equal(reveal.statusCode, 409, 'there is nothing hidden of it to reveal')
+    t.match(reveal.headers['content-type'], PROBLEM, 'said as a problem')
+  },
+)
+
+t.test('a change of settings that a sheet exceeds is 409 and records nothing', async (t) => {
+  const { campaign, auth } = await createCampaign(app, 'reaction-rolls')
+  const { character } = await createCharacter(app, campaign, auth, {
+    name: 'Iris',
+    sheet: { emotions: { anger: 4 } },
+  })
+  const url = `/v1/campaigns/${campaign.id}`
+  const res = await app.inject({ method: 'PATCH', url, headers: auth, payload: { settings: { emotionTopStage: 3 } } })
+  t.equal(res.statusCode, 409, `refused: ${res.body}`)
+  t.same(
+    (await allEvents(app, auth, campaign.id)).map((event) => event.type),
+    ['character.created'],
+    `no campaign.updated was recorded (${character.name} keeps rolling)`,
+  )
 })
 
 t.test('DELETE /v1/campaigns/{id} closes the campaign: its keys get 401 and its history stays', async (t) => {

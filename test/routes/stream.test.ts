@@ -64,6 +64,31 @@ t.test('a new roll appears on an open stream', async (t) => {
   t.equal((await stream.next())?.data.id, second.event.id, 'the next roll follows')
 })
 
+t.test('a campaign rename appears live on a player’s stream, as on the GM’s', async (t) => {
+  const { campaign, ids } = await setUp()
+  const player = await mintPlayerKey(app, campaign.campaign, campaign.auth, [ids.characterId])
+  const streams = [await open(ids.campaignId, campaign.auth), await open(ids.campaignId, player.auth)]
+  for (const stream of streams) {
+    t.teardown(() => stream.close())
+    await stream.connected()
+  }
+  const renamed = await app.inject({
+    method: 'PATCH',
+    url: `/v1/campaigns/${ids.campaignId}`,
+    headers: campaign.auth,
+    payload: { name: 'Season 2' },
+  })
+  t.equal(renamed.statusCode, 200, 'the GM renames the campaign')
+  for (const [who, stream] of [
+    ['GM', streams[0]!],
+    ['player', streams[1]!],
+  ] as const) {
+    const message = await stream.next()
+    t.equal(message?.event, 'campaign.updated', `the ${who}’s stream sends the campaign event`)
+    t.match(message?.data, { seq: 2, visibility: 'public', characterId: null }, 'a public event of no character')
+  }
+})
+
 t.test('resuming with Last-Event-ID sends exactly the missed events, then live ones', async (t) => {
   const { campaign, ids, roll } = await setUp()
   const seen = await roll()

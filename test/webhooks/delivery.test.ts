@@ -462,3 +462,73 @@ t.test('deliveries are listed newest first, with a status filter and a cursor', 
   const bad = await app.inject({ url: `${base}?status=lost`, headers: auth })
   t.equal(bad.statusCode, 400, 'an unknown status is a bad query')
 })
+
+t.test(
+  'an endpoint subscribed to campaign.updated is sent the GM’s rename, signed, and again by a replay',
+  async (t) => {
+    const receiver = await startReceiver(t)
+    const { campaign, auth, ids } = await campaignWithCharacter(app)
+    const webhook = await createWebhook(app, campaign.id, auth, {
+      url: `${receiver.url}/campaign`,
+      eventTypes: ['campaign.updated'],
+    })
+    await createWebhook(app, campaign.id, auth, { url: `${receiver.url}/sessions`, eventTypes: ['new-session'] })
+    const renamed = await app.inject({
+      method: 'PATCH',
+      url: `/v1/campaigns/${campaign.id}`,
+      headers: auth,
+      payload: { name: 'The Long Night' },
+    })
+    t.equal(renamed.statusCode, 200, 'the GM renames the campaign')
+    await newSession(app, auth, ids)
+
+    await receiver.waitFor('both webhooks', (received) => received.length >= 2)
+    const sent = receiver.received.find((request) => request.path === '/hooks/campaign')!
+    t.equal(sent.payload.type, 'campaign.updated', 'the endpoint was sent the campaign event')
+    t.same(verify(webhook.secret, sent), sent.payload, 'standardwebhooks verifies the signature')
+    t.match(
+      sent.payload.data,
+      {
+        type: 'campaign.updated',
+        characterId: null,
+        visibility: 'public',
+        outcome: { before: { name: campaign.name }, after: { name: 'The Long Night' } },
+      },
+      'its data is the event',
+    )
+    t.ok(fitsWebhookPayload(sent.payload), 'the body fits the document’s WebhookPayload', {
+      errors: fitsWebhookPayload.errors,
+    })
+    t.same(
+      receiver.received.map((request) => `${request.path} ${request.payload.type}`).sort(),
+      ['/hooks/campaign campaign.updated', '/hooks/sessions new-session'],
+      'each endpoint gets only the types it subscribed to',
+    )
+
+    const replay = await app.inject({
+      method: 'POST',
+      url: `${webhooksUrl(campaign.id)}/${webhook.id}/replay`,
+      headers: auth,
+      payload: { afterSeq: 0 },
+    })
+    t.equal(replay.statusCode, 202, 'a replay of the whole history is accepted')
+    const deliveries = await allDeliveries(app, campaign.id, auth, webhook.id)
+    t.same(
+      deliveries.map((delivery) => delivery.eventType),
+      ['campaign.updated'],
+      'and selects the campaign event by the same filter (it keeps its delivery, and webhook-id)',
+    )
+  },
+)
+
+t.test('a webhook filter names campaign.updated among the campaign’s types', async (t) => {
+  const { campaign, auth } = await createCampaign(app, 'trauma-table')
+  const res = await app.inject({
+    method: 'POST',
+    url: webhooksUrl(campaign.id),
+    headers: auth,
+    payload: { url: 'http://127.0.0.1:9/hooks', eventTypes: ['campaign.renamed'] },
+  })
+  t.equal(res.statusCode, 422, 'an unknown type is refused')
+  t.match(res.body, /campaign\.updated/, 'and the answer lists campaign.updated among the known ones')
+})

@@ -27,7 +27,7 @@ import { routeAccess } from '../../plugins/app/route-access.js'
 
 const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
   routeAccess(app, 'gm')
-  const context = { store: app.store, feed: app.eventFeed }
+  const context = { store: app.store, feed: app.eventFeed, metrics: app.metrics }
   app.post(
     '/v1/campaigns',
     {
@@ -76,7 +76,7 @@ const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateCampaign',
         summary: 'Rename the campaign or change its settings',
         description:
-          'GM only. Settings are validated against the rule set’s settings schema; anything left out takes its default. Settings that a character’s sheet already exceeds (say, a top stage below an emotion’s current stage) are refused with 409: edit the sheet first.',
+          'GM only. Settings are validated against the rule set’s settings schema; anything left out takes its default. Settings that a character’s sheet already exceeds (say, a top stage below an emotion’s current stage) are refused with 409: edit the sheet first. A change is recorded as a `campaign.updated` event (public; webhooks may subscribe to it); a request that changes nothing records nothing.',
         params: CampaignParams,
         body: ref(UpdateCampaignSchema),
         response: {
@@ -85,7 +85,7 @@ const campaignRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (request) => updateCampaign(app.store, request.params.campaignId, request.body),
+    async (request) => updateCampaign(context, request.principal, request.body),
   )
 
   app.delete(
