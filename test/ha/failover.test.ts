@@ -379,11 +379,29 @@ t.test(
     const reader = httpClient(servers[1]!.base)
     const events = await checkHistory(t, reader, table, acknowledged, unanswered)
     const rolls = new Set(events.filter((event) => event.type === 'reaction-roll').map((event) => event.id))
-    await receiver.waitFor(
-      `webhooks for all ${rolls.size} rolls`,
-      () => [...rolls].every((id) => receiver.eventIds().has(id)),
-      120_000,
-    )
+    // The receiver shares this event loop: the condition builds the received ids once per check
+    // (not once per roll), and the wait goes on while deliveries keep arriving. It fails only when
+    // none arrived for a minute: a time to deliver the backlog is measured, not asserted.
+    const allDelivered = () => {
+      const ids = receiver.eventIds()
+      return [...rolls].every((id) => ids.has(id))
+    }
+    const deliveryStarted = Date.now()
+    for (let before = -1; ;) {
+      const now = receiver.received.length
+      if (now === before) {
+        await receiver.waitFor(`webhooks for all ${rolls.size} rolls`, allDelivered, 0)
+        break
+      }
+      before = now
+      try {
+        await receiver.waitFor(`webhooks for all ${rolls.size} rolls`, allDelivered, 60_000)
+        break
+      } catch {
+        // Still short: go on if anything arrived during the minute.
+      }
+    }
+    t.comment(`the webhook backlog delivered ${Date.now() - deliveryStarted} ms after the load stopped`)
     t.same(
       [...receiver.eventIds()].filter((id) => !rolls.has(id)),
       [],
