@@ -24,6 +24,11 @@ import { FAST_WEBHOOKS } from '../helpers/webhooks.js'
  * standby, HAProxy moves the writable endpoint; then the same back. Two Nerve processes and a
  * webhook worker stay up throughout. Runs with `npm run test:ha` (a few minutes: it starts etcd,
  * two Patroni nodes and HAProxy from Debian's packages, scripts/ha-cluster.sh).
+ *
+ * `NERVE_HA=short` (`npm run test:ha:short`, what CI runs) is the same test on a smaller plan:
+ * one failover instead of two, fewer clients, shorter steady phases, no wait for the old primary
+ * to rejoin. It asserts the same guarantees; its figures are printed, not written to bench/results.
+ * Times are measured and reported, never asserted (but for the request timeout, which is a guarantee).
  */
 
 const run = promisify(execFile)
@@ -35,17 +40,22 @@ const BASE_PORT = Number(process.env.HA_BASE_PORT ?? 41100)
 const NERVE_PORTS = [BASE_PORT + 50, BASE_PORT + 51]
 const RECEIVER_PORT = BASE_PORT + 52
 const REST_PORTS = [BASE_PORT + 8, BASE_PORT + 9]
-const CLIENTS = 12
+/** The plan: `NERVE_HA=1` the full run, `NERVE_HA=short` the short one CI runs. */
+const SHORT = process.env.NERVE_HA === 'short'
+const PLAN = SHORT
+  ? { name: 'short', clients: 6, steadyMs: 2_000, failovers: 1, timeoutMs: 420_000 }
+  : { name: 'full', clients: 12, steadyMs: 6_000, failovers: 2, timeoutMs: 900_000 }
+const CLIENTS = PLAN.clients
 /** Every third client sends an Idempotency-Key and retries it until it is acknowledged. */
 const IDEMPOTENT_EVERY = 3
-const STEADY_MS = 6_000
+const STEADY_MS = PLAN.steadyMs
 const CONNECT_TIMEOUT_MS = 1_000
 const REQUEST_TIMEOUT_MS = 30_000
 
 const tools = ['/usr/bin/patroni', '/usr/bin/etcd', '/usr/sbin/haproxy']
 const skip =
-  process.env.NERVE_HA !== '1'
-    ? 'the failover test runs with `npm run test:ha` (it starts etcd, Patroni and HAProxy: a few minutes)'
+  process.env.NERVE_HA !== '1' && !SHORT
+    ? 'the failover test runs with `npm run test:ha` (full) or `npm run test:ha:short` (CI): it starts etcd, Patroni and HAProxy'
     : tools.find((tool) => !existsSync(tool))
       ? `needs ${tools.join(', ')}: apt-get install patroni etcd-server haproxy`
       : false
@@ -137,10 +147,11 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs: num
 }
 
 t.test(
-  'the primary PostgreSQL SIGKILLed under load, twice (there and back): every acknowledged roll kept, none doubled, seqs gap-free, audits consistent, webhooks complete, only 201 or 503 + Retry-After meanwhile',
-  { skip, timeout: 900_000 },
+  `the primary PostgreSQL SIGKILLed under load, ${PLAN.failovers === 2 ? 'twice (there and back)' : 'once (the short plan)'}: every acknowledged roll kept, none doubled, seqs gap-free, audits consistent, webhooks complete, only 201 or 503 + Retry-After meanwhile`,
+  { skip, timeout: PLAN.timeoutMs },
   async (t) => {
-    const dir = `/tmp/nerve-ha-${process.pid}`
+    // HA_DIR lets a caller (.ci/run) stop the cluster itself should this process be killed.
+    const dir = process.env.HA_DIR ?? `/tmp/nerve-ha-${process.pid}`
     // Everything the cluster started is stopped even when the test fails.
     t.teardown(() => run(CLUSTER, ['stop', dir], { env: { ...process.env, HA_BASE_PORT: String(BASE_PORT) } }))
     const { stdout } = await run(CLUSTER, ['start', dir], {
@@ -284,11 +295,11 @@ t.test(
         async () => readiness.some((probe) => probe.at > lastRed && probe.status === 200),
         120_000,
       ).then(() => Math.min(...readiness.filter((p) => p.at > lastRed && p.status === 200).map((p) => p.at)))
-      const rejoinMs = await until(
-        'the old primary to rejoin as the synchronous standby',
-        () => isSyncStandby(from),
-        180_000,
-      )
+      // The short plan has no failover back, so it does not wait for the old primary's rejoin.
+      const rejoinMs =
+        PLAN.failovers > 1
+          ? await until('the old primary to rejoin as the synchronous standby', () => isSyncStandby(from), 180_000)
+          : null
       await sleep(STEADY_MS)
       const window = samples.filter((s) => s.answeredAt >= killedAt && s.sentAt <= firstWrite)
       const statuses: Record<number, number> = {}
@@ -327,7 +338,7 @@ t.test(
 
     await sleep(STEADY_MS)
     await failover('failover (kill the first primary)')
-    await failover('failover back (kill the new primary)')
+    if (PLAN.failovers > 1) await failover('failover back (kill the new primary)')
     stopping = true
     await load
 
@@ -368,11 +379,29 @@ t.test(
     const reader = httpClient(servers[1]!.base)
     const events = await checkHistory(t, reader, table, acknowledged, unanswered)
     const rolls = new Set(events.filter((event) => event.type === 'reaction-roll').map((event) => event.id))
-    await receiver.waitFor(
-      `webhooks for all ${rolls.size} rolls`,
-      () => [...rolls].every((id) => receiver.eventIds().has(id)),
-      120_000,
-    )
+    // The receiver shares this event loop: the condition builds the received ids once per check
+    // (not once per roll), and the wait goes on while deliveries keep arriving. It fails only when
+    // none arrived for a minute: a time to deliver the backlog is measured, not asserted.
+    const allDelivered = () => {
+      const ids = receiver.eventIds()
+      return [...rolls].every((id) => ids.has(id))
+    }
+    const deliveryStarted = Date.now()
+    for (let before = -1; ;) {
+      const now = receiver.received.length
+      if (now === before) {
+        await receiver.waitFor(`webhooks for all ${rolls.size} rolls`, allDelivered, 0)
+        break
+      }
+      before = now
+      try {
+        await receiver.waitFor(`webhooks for all ${rolls.size} rolls`, allDelivered, 60_000)
+        break
+      } catch {
+        // Still short: go on if anything arrived during the minute.
+      }
+    }
+    t.comment(`the webhook backlog delivered ${Date.now() - deliveryStarted} ms after the load stopped`)
     t.same(
       [...receiver.eventIds()].filter((id) => !rolls.has(id)),
       [],
@@ -385,6 +414,7 @@ t.test(
 
     const result = {
       at: new Date().toISOString(),
+      plan: PLAN.name,
       clients: CLIENTS,
       idempotentClients: Math.ceil(CLIENTS / IDEMPOTENT_EVERY),
       requests: samples.length,
@@ -396,9 +426,12 @@ t.test(
       answers: statuses,
       failovers,
     }
-    mkdirSync(dirname(RESULTS), { recursive: true })
-    writeFileSync(RESULTS, `${JSON.stringify(result, null, 2)}\n`)
-    t.comment(`figures written to ${RESULTS}`)
+    if (SHORT) t.comment(`figures (short plan, not written): ${JSON.stringify(result)}`)
+    else {
+      mkdirSync(dirname(RESULTS), { recursive: true })
+      writeFileSync(RESULTS, `${JSON.stringify(result, null, 2)}\n`)
+      t.comment(`figures written to ${RESULTS}`)
+    }
     workerStopping = true
     const last = once(worker!, 'exit')
     worker!.kill('SIGTERM')
