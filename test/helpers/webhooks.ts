@@ -93,6 +93,23 @@ export async function campaignWithCharacter(app: App) {
   return { campaign, auth, ids: { campaignId: campaign.id, characterId: character.id } }
 }
 
+/** A GM-only stress check that fails (a 99 against rank 4), its cause the secret a test looks for. */
+export async function hiddenStressCheck(
+  app: App,
+  auth: Auth,
+  ids: { campaignId: string; characterId: string },
+  cause: string,
+): Promise<CommandResult> {
+  return created(
+    await act(app, auth, ids, 'stress-check', {
+      request: { meter: 'violence', rank: 4, cause },
+      dice: { source: 'provided', faces: [99] },
+      visibility: 'gm',
+    }),
+    'stress-check',
+  )
+}
+
 /** The cheapest event to record: a GM `new-session` on the character. */
 export async function newSession(
   app: App,

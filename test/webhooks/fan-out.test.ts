@@ -2,9 +2,14 @@ import t from 'tap'
 import { Webhook } from 'standardwebhooks'
 import { buildTestApp } from '../helpers/build-app.js'
 import { mintPlayerKey, type Auth } from '../helpers/api.js'
-import { act, created } from '../helpers/commands.js'
 import { startReceiver, type ReceivedWebhook } from '../helpers/webhook-receiver.js'
-import { campaignWithCharacter, createWebhook, FAST_WEBHOOKS, newSession } from '../helpers/webhooks.js'
+import {
+  campaignWithCharacter,
+  createWebhook,
+  FAST_WEBHOOKS,
+  hiddenStressCheck,
+  newSession,
+} from '../helpers/webhooks.js'
 
 const app = await buildTestApp(t, FAST_WEBHOOKS)
 
@@ -37,14 +42,7 @@ t.test(
       webhooks.eventsToSend = read
     })
 
-    const hidden = created(
-      await act(app, auth, ids, 'stress-check', {
-        request: { meter: 'violence', rank: 4, cause: SECRET },
-        dice: { source: 'provided', faces: [99] },
-        visibility: 'gm',
-      }),
-      'stress-check',
-    )
+    const hidden = await hiddenStressCheck(app, auth, ids, SECRET)
     const shown = await newSession(app, auth, ids)
     await receiver.waitFor('both events at the GM endpoints and the public one at the others', (received) => {
       const at = (name: string) => received.filter((request) => request.path.endsWith(`/${name}`)).length

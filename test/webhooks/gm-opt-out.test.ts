@@ -1,10 +1,10 @@
 import t from 'tap'
 import { buildTestApp } from '../helpers/build-app.js'
-import { act, created } from '../helpers/commands.js'
 import { eventually, startReceiver } from '../helpers/webhook-receiver.js'
 import {
   campaignWithCharacter,
   createWebhook,
+  hiddenStressCheck,
   FAST_WEBHOOKS,
   newSession,
   webhooksUrl,
@@ -35,14 +35,7 @@ t.test(
     }
     const carriesSecret = () => receiver.received.filter((request) => request.body.includes(SECRET)).length
 
-    const hidden = created(
-      await act(app, auth, ids, 'stress-check', {
-        request: { meter: 'violence', rank: 4, cause: SECRET },
-        dice: { source: 'provided', faces: [99] },
-        visibility: 'gm',
-      }),
-      'stress-check',
-    )
+    const hidden = await hiddenStressCheck(app, auth, ids, SECRET)
     await eventually(
       'the GM-only delivery to fail once',
       () => deliveryOf(hidden.event.id),
