@@ -384,7 +384,7 @@ class ArchiveImport {
         linkField && linked ? { ...event.outcome, [linkField]: { ...linked, id: mapped(linked.id) } } : event.outcome,
       summary: event.summary,
       pending: withoutRoute(event.pending),
-      followUps: withoutRoute(event.followUps) as EventPayload['followUps'],
+      followUps: withoutRoute(event.followUps),
       sheetBefore,
       sheetAfter,
       ...(settings === null ? {} : { settings }),
@@ -399,7 +399,7 @@ class ArchiveImport {
       ruleset: event.ruleset,
       visibility: event.visibility,
       actor: event.actor,
-      payload: payload as unknown as Record<string, unknown>,
+      payload: payload,
       causationId,
       occurredAt: event.occurredAt,
     })
@@ -461,7 +461,7 @@ class ArchiveImport {
       )
     }
 
-    const sheetBefore = event.sheetBefore as Sheet | null
+    const sheetBefore = event.sheetBefore
     const sheetAfter = event.sheetAfter as Sheet
     // What players see of it, worked out as the command that recorded it did (src/services/public-view.ts).
     const { publicSheet, publicView } = publicSideOf(
@@ -474,7 +474,7 @@ class ArchiveImport {
         sheetAfter,
         outcome: event.outcome,
         summary: event.summary,
-        followUps: withoutRoute(event.followUps) as EventPayload['followUps'],
+        followUps: withoutRoute(event.followUps),
         title: `${name} — ${event.type.replaceAll('-', ' ')}`,
         restoresPlayersSheet: event.type === BUILT_IN.revert.type,
         replay: (shown) => {

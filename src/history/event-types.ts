@@ -1,4 +1,5 @@
 import { mergePatch } from '../lib/merge-patch.js'
+import type { Event } from './event.js'
 import { RuleError } from '../rules/errors.js'
 import { findAction } from '../rules/index.js'
 import { resolveAction, type FollowUp, type RuleAction, type RuleSet } from '../rules/rule-set.js'
@@ -14,15 +15,12 @@ import { resolveAction, type FollowUp, type RuleAction, type RuleSet } from '../
  * What replaying an event reads of it: the event as the API shows it, and the rule settings it
  * was resolved with, which the API does not show (absent for the character events).
  */
-export interface RecordedEvent {
-  id: string
-  type: string
-  causationId: string | null
-  request: unknown
-  dice: readonly { face: number }[]
-  outcome: unknown
-  sheetBefore: unknown
-  sheetAfter: unknown
+export type RecordedEvent = Pick<
+  Event,
+  'id' | 'type' | 'causationId' | 'request' | 'dice' | 'outcome' | 'sheetBefore'
+> & {
+  /** Null where a roll is replayed on another sheet than its own (a reveal, on the sheet players know). */
+  sheetAfter: Event['sheetAfter'] | null
   settings?: unknown
 }
 

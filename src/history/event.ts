@@ -94,30 +94,20 @@ const VisibilityReasonSchema = Type.Object(
 )
 export type VisibilityReason = Static<typeof VisibilityReasonSchema>
 
-/** The JSON an event's payload column holds. */
-export interface EventPayload {
-  /**
-   * The character's name when the event was recorded, written by `EventRepository.record`
-   * (events recorded before names were kept got theirs from migration 20261205000000).
-   */
-  characterName?: string | null
-  request: Event['request']
-  dice: Event['dice']
-  /** Provided faces the resolution did not use, in the order sent; absent from events recorded before they were kept. */
-  unusedFaces?: Event['unusedFaces']
-  outcome: Event['outcome']
-  summary: Event['summary']
-  /** Every decision left open; events written before decisions were listed hold one, or null. */
-  pending: PendingDecision[] | PendingDecision | null
-  /** Rolls the result calls for; absent from events written before follow-ups were named. */
-  followUps?: FollowUp[]
-  sheetBefore: Record<string, unknown> | null
-  sheetAfter: Record<string, unknown>
-  /** Campaign settings the event was resolved with, so an audit replays it exactly. */
-  settings?: unknown
-  /** How players see this public event, when GM-only events made their sheet differ. */
-  publicView?: PublicView
-}
+/**
+ * The JSON an event's payload column holds: the fields of the event (`Event`) that its row has no
+ * column for, and what only the server reads (`settings`, `publicView`). Fields added over time
+ * are optional, as events recorded before them lack them.
+ */
+export type EventPayload = Pick<Event, 'request' | 'dice' | 'outcome' | 'summary' | 'sheetBefore' | 'sheetAfter'> &
+  Partial<Pick<Event, 'characterName' | 'unusedFaces' | 'followUps'>> & {
+    /** Every decision left open; events written before decisions were listed hold one, or null. */
+    pending: PendingDecision[] | PendingDecision | null
+    /** Campaign settings the event was resolved with, so an audit replays it exactly. */
+    settings?: unknown
+    /** How players see this public event, when GM-only events made their sheet differ. */
+    publicView?: PublicView
+  }
 
 /** Players are never shown a GM-only event: the callers leave those out before asking for a view. */
 export function eventView(event: RollEvent, audience: Audience): Event {

@@ -68,7 +68,7 @@ export async function recordChange(repositories: Repositories, change: Change) {
       ruleset: change.campaign.ruleset,
       visibility,
       actor: change.actor,
-      payload: payload as unknown as Record<string, unknown>,
+      payload: payload,
       causationId: change.causationId,
       idempotencyKey: change.idempotencyKey,
     },

@@ -227,41 +227,20 @@ export function recordStatement(event: RollEvent, change: CharacterChange | Camp
   const { listing, publicListing } = eventListings(event)
   const [listingHead, listingTail] = aroundSeq(listing)
   const [publicHead, publicTail] = publicListing === null ? [null, null] : aroundSeq(publicListing)
-  const forCharacter = isCharacterChange(change)
-  // A character's event saves the character first ("saved"), and takes its sheets from that
-  // write; a campaign's event saves the campaign's name and settings with its sequence number.
-  const saved = forCharacter
-    ? Prisma.sql`saved AS (${change.readVersion === 0 ? insertCharacter(event, change) : updateCharacter(event, change)}
-      ), `
-    : Prisma.empty
-  const next = forCharacter
-    ? Prisma.sql`UPDATE "campaigns" SET "last_seq" = "last_seq" + 1
-        WHERE "id" = ${event.campaignId}::uuid AND EXISTS (SELECT FROM saved) RETURNING "id", "last_seq"`
-    : Prisma.sql`UPDATE "campaigns" SET "last_seq" = "last_seq" + 1, "name" = ${change.name},
-          "settings" = ${JSON.stringify(change.settings)}::jsonb, "updated_at" = now()
-        WHERE "id" = ${event.campaignId}::uuid AND "name" = ${change.read.name}
-          AND "settings" = ${JSON.stringify(change.read.settings)}::jsonb
-        RETURNING "id", "last_seq"`
-  let payload = Prisma.sql`${JSON.stringify(event.payload)}::jsonb`
-  if (forCharacter) {
-    const { sheetBefore, sheetAfter, ...parts } = event.payload as unknown as EventPayload
-    payload = Prisma.sql`${JSON.stringify(parts)}::jsonb || jsonb_build_object(
-            'sheetBefore', CASE WHEN ${sheetBefore !== null}::boolean THEN saved."sheet_before" END,
-            'sheetAfter', saved."sheet")`
-  }
+  const subject = isCharacterChange(change) ? characterSubject(event, change) : campaignSubject(event, change)
   return Prisma.sql`
-      WITH ${saved}next AS (
-        ${next}
+      WITH ${subject.saved}next AS (
+        ${subject.next}
       ), appended AS (
         INSERT INTO "roll_events" ("id", "campaign_id", "seq", "character_id", "type", "ruleset", "visibility",
           "actor", "payload", "causation_id", "idempotency_key", "occurred_at", "listing", "public_listing")
-        SELECT ${event.id}::uuid, next."id", next."last_seq", ${forCharacter ? Prisma.sql`saved."id"` : Prisma.sql`NULL::uuid`},
+        SELECT ${event.id}::uuid, next."id", next."last_seq", ${subject.characterId},
           ${event.type}, ${event.ruleset}, ${event.visibility}, ${JSON.stringify(event.actor)}::jsonb,
-          ${payload},
+          ${subject.payload},
           ${event.causationId}::uuid, ${event.idempotencyKey}, ${event.occurredAt}::timestamptz,
           ${listingHead}::text || next."last_seq" || ${listingTail}::text,
           ${publicHead}::text || next."last_seq" || ${publicTail}::text
-        FROM next${forCharacter ? Prisma.sql`, saved` : Prisma.empty}
+        FROM next${subject.joined}
         RETURNING "id", "campaign_id", "seq", "type", "visibility"
       ), queued AS (
         INSERT INTO "webhook_deliveries" ("id", "campaign_id", "endpoint_id", "event_id", "event_seq", "event_type")
@@ -273,14 +252,60 @@ export function recordStatement(event: RollEvent, change: CharacterChange | Camp
             { type: Prisma.raw('a."type"'), visibility: Prisma.raw('a."visibility"') },
           )}
       )
-      ${
-        forCharacter
-          ? Prisma.sql`SELECT saved."id", saved."campaign_id" AS "campaignId", saved."name", saved."version",
+      ${subject.answer}`
+}
+
+/** The parts of `recordStatement` that depend on what the event is about (`EventType.scope`). */
+interface Subject {
+  /** A CTE ("saved", ending in a comma) written before the sequence number is taken, or nothing. */
+  saved: Prisma.Sql
+  /** The campaign's update that takes the next sequence number, only if the write may go ahead. */
+  next: Prisma.Sql
+  payload: Prisma.Sql
+  characterId: Prisma.Sql
+  /** What the event's insert reads besides "next". */
+  joined: Prisma.Sql
+  /** The statement's one row: a `RecordedRow`, or for a campaign's event its `seq` alone. */
+  answer: Prisma.Sql
+}
+
+/**
+ * A character's event saves the character first ("saved"), which takes the sequence number only
+ * when it wrote, and takes its sheets from that write: the sheet travels once.
+ */
+function characterSubject(event: RollEvent, change: CharacterChange): Subject {
+  const { sheetBefore, sheetAfter, ...parts } = event.payload as unknown as EventPayload
+  return {
+    saved: Prisma.sql`saved AS (${change.readVersion === 0 ? insertCharacter(event, change) : updateCharacter(event, change)}
+      ), `,
+    next: Prisma.sql`UPDATE "campaigns" SET "last_seq" = "last_seq" + 1
+        WHERE "id" = ${event.campaignId}::uuid AND EXISTS (SELECT FROM saved) RETURNING "id", "last_seq"`,
+    payload: Prisma.sql`${JSON.stringify(parts)}::jsonb || jsonb_build_object(
+            'sheetBefore', CASE WHEN ${sheetBefore !== null}::boolean THEN saved."sheet_before" END,
+            'sheetAfter', saved."sheet")`,
+    characterId: Prisma.sql`saved."id"`,
+    joined: Prisma.sql`, saved`,
+    answer: Prisma.sql`SELECT saved."id", saved."campaign_id" AS "campaignId", saved."name", saved."version",
         saved."created_at" AS "createdAt", saved."updated_at" AS "updatedAt", saved."archived_at" AS "archivedAt",
         appended."seq"::text AS "seq"
-      FROM saved, appended`
-          : Prisma.sql`SELECT appended."seq"::text AS "seq" FROM appended`
-      }`
+      FROM saved, appended`,
+  }
+}
+
+/** A campaign's event saves the campaign's name and settings with its sequence number, while they are those the command read. */
+function campaignSubject(event: RollEvent, change: CampaignChange): Subject {
+  return {
+    saved: Prisma.empty,
+    next: Prisma.sql`UPDATE "campaigns" SET "last_seq" = "last_seq" + 1, "name" = ${change.name},
+          "settings" = ${JSON.stringify(change.settings)}::jsonb, "updated_at" = now()
+        WHERE "id" = ${event.campaignId}::uuid AND "name" = ${change.read.name}
+          AND "settings" = ${JSON.stringify(change.read.settings)}::jsonb
+        RETURNING "id", "last_seq"`,
+    payload: Prisma.sql`${JSON.stringify(event.payload)}::jsonb`,
+    characterId: Prisma.sql`NULL::uuid`,
+    joined: Prisma.empty,
+    answer: Prisma.sql`SELECT appended."seq"::text AS "seq" FROM appended`,
+  }
 }
 
 /** A listing rendered at `seq` 0, in two around the 0: the id before it is a UUID, so the first `"seq":` is the field. */

@@ -18,3 +18,19 @@ export class RuleError extends Error {
     super(message)
   }
 }
+
+/**
+ * The entry of a sheet's list the request names (`/request/<field>`), by its name. A name the
+ * sheet does not have is the request's mistake: 422 `code`, pointing at that field.
+ */
+export function namedOnSheet<T extends { name: string | null }>(
+  list: readonly T[],
+  field: string,
+  name: string,
+  code: string,
+): T {
+  const found = list.find((entry) => entry.name === name)
+  if (found === undefined)
+    throw new RuleError(code, `request/${field} "${name}" is not on the sheet`, 'invalid', `/request/${field}`)
+  return found
+}

@@ -6,7 +6,9 @@ export const Uuid = (description: string) => Type.String({ format: 'uuid', descr
 export const Timestamp = (description: string) => Type.String({ format: 'date-time', description })
 
 /** A JSON object whose shape depends on the rule set; its schema is published at GET /v1/rulesets/{ruleset}. */
-export const FreeObject = (description: string) => Type.Object({}, { additionalProperties: true, description })
+/** Any JSON object: a sheet, request or result whose shape the rule set defines (typed as such, not as `object`). */
+export const FreeObject = (description: string) =>
+  Type.Unsafe<Record<string, unknown>>(Type.Object({}, { additionalProperties: true, description }))
 
 export const CampaignParams = Type.Object({
   campaignId: Uuid('The campaign.'),

@@ -2,7 +2,7 @@ import Type, { type Static, type TObject, type TSchema, type TUnsafe } from 'typ
 import { Compile } from 'typebox/compile'
 import { DiceRequestSchema, DieRollSchema } from '../rules/dice.js'
 import { oddsOf, type RuleAction, type RuleSet } from '../rules/rule-set.js'
-import { VisibilityChoice } from './common.js'
+import { FreeObject, VisibilityChoice } from './common.js'
 import { ref } from './ref.js'
 import { sheetInputSchema } from './sheets.js'
 
@@ -36,13 +36,7 @@ export const FollowUpSchema = Type.Object(
     }),
     because: Type.String({ description: 'What in the result meets it.' }),
     action: Type.String({ description: 'The action that makes the follow-up roll.' }),
-    request: Type.Object(
-      {},
-      {
-        additionalProperties: true,
-        description: 'A request for it, ready to send, at the lowest rank the trigger allows.',
-      },
-    ),
+    request: FreeObject('A request for it, ready to send, at the lowest rank the trigger allows.'),
     ranks: Type.Object(
       { min: Type.Integer({ minimum: 1 }), max: Type.Integer({ minimum: 1 }) },
       { additionalProperties: false, description: 'The ranks the trigger allows: the GM picks one.' },
@@ -98,15 +92,22 @@ function exampleResolveBody(action: RuleAction) {
   }
 }
 
+/** What a stateless call resolves: a sheet (or a new character's) and the action's request. */
+function resolveInput(ruleSet: RuleSet, action: RuleAction) {
+  return {
+    sheet: Type.Optional(
+      ref(sheetInputSchema(ruleSet.sheet), {
+        description: "The character's sheet. Leave it out (or send `{}`) for a new character with default values.",
+      }),
+    ),
+    request: ref(action.request),
+  }
+}
+
 export function resolveBodySchema(ruleSet: RuleSet, action: RuleAction) {
   return Type.Object(
     {
-      sheet: Type.Optional(
-        ref(sheetInputSchema(ruleSet.sheet), {
-          description: "The character's sheet. Leave it out (or send `{}`) for a new character with default values.",
-        }),
-      ),
-      request: ref(action.request),
+      ...resolveInput(ruleSet, action),
       dice: Type.Optional(ref(DiceRequestSchema)),
       settings: Type.Optional(ref(ruleSet.settings)),
     },
@@ -211,12 +212,7 @@ export function oddsSchema(ruleSet: RuleSet, action: RuleAction): TObject {
 export function oddsResolveBodySchema(ruleSet: RuleSet, action: RuleAction) {
   return Type.Object(
     {
-      sheet: Type.Optional(
-        ref(sheetInputSchema(ruleSet.sheet), {
-          description: "The character's sheet. Leave it out (or send `{}`) for a new character with default values.",
-        }),
-      ),
-      request: ref(action.request),
+      ...resolveInput(ruleSet, action),
       settings: Type.Optional(ref(ruleSet.settings)),
     },
     {

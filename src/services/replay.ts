@@ -1,6 +1,7 @@
 import { BUILT_IN, eventTypeOf, type Rebuilt, type RecordedEvent, type SheetBeforeOf } from '../history/event-types.js'
 import { RuleError } from '../rules/errors.js'
-import type { FollowUp, RuleSet } from '../rules/rule-set.js'
+import type { RuleSet } from '../rules/rule-set.js'
+import type { Event } from '../history/event.js'
 
 /** Either the sheet the event leaves, rebuilt, or why it parts from the record. */
 export type ReplayStep = { sheet: unknown } | { divergence: string }
@@ -39,16 +40,10 @@ export function rebuildSheet(
 }
 
 /** What a reveal shows players of the event it reveals: the event as recorded, less the sheets. */
-export interface RevealedEvent {
-  id: string
-  seq: number
-  type: string
-  request: unknown
-  dice: readonly { face: number }[]
-  outcome: unknown
-  summary: string
-  followUps: FollowUp[]
-}
+export type RevealedEvent = Pick<
+  Event,
+  'id' | 'seq' | 'type' | 'request' | 'dice' | 'outcome' | 'summary' | 'followUps'
+>
 
 /**
  * The revealed event replayed on the sheet players see, or undefined where that replay would

@@ -1,4 +1,4 @@
-import { RuleError } from '../errors.js'
+import { namedOnSheet, RuleError } from '../errors.js'
 import type { RuleAction } from '../rule-set.js'
 import { Passions, titleOf, type Passion } from './constants.js'
 import { ClearStressedOutcomeSchema, NewSessionOutcomeSchema, OngoingTreatmentOutcomeSchema } from './outcomes.js'
@@ -118,15 +118,7 @@ export const ongoingTreatmentAction: RuleAction<ShockMetersSheet, OngoingTreatme
     }
     let disorderRemoved = null
     if (parsed.disorder !== undefined) {
-      const found = next.disorders.find((disorder) => disorder.name === parsed.disorder)
-      if (found === undefined) {
-        throw new RuleError(
-          'UNKNOWN_DISORDER',
-          `request/disorder "${parsed.disorder}" is not on the sheet`,
-          'invalid',
-          '/request/disorder',
-        )
-      }
+      const found = namedOnSheet(next.disorders, 'disorder', parsed.disorder, 'UNKNOWN_DISORDER')
       disorderRemoved = found
       next = { ...next, disorders: next.disorders.filter((disorder) => disorder !== found) }
     }

@@ -1,6 +1,6 @@
 import { readD100 } from '../d100.js'
 import type { Dice } from '../dice.js'
-import { RuleError } from '../errors.js'
+import { namedOnSheet, RuleError } from '../errors.js'
 import type { RuleAction } from '../rule-set.js'
 import {
   FallbackAbility,
@@ -40,15 +40,7 @@ function chooseDefence(sheet: ShockMetersSheet, meter: Meter, identityName: stri
   const resists = (features: ShockMetersSheet['identities'][number]['features']) =>
     features.some((feature) => feature.type === 'resists-shock' && feature.meter === meter)
   if (identityName !== null) {
-    const identity = sheet.identities.find((candidate) => candidate.name === identityName)
-    if (identity === undefined) {
-      throw new RuleError(
-        'UNKNOWN_IDENTITY',
-        `request/identity "${identityName}" is not on the sheet`,
-        'invalid',
-        '/request/identity',
-      )
-    }
+    const identity = namedOnSheet(sheet.identities, 'identity', identityName, 'UNKNOWN_IDENTITY')
     if (!resists(identity.features)) {
       throw new RuleError(
         'IDENTITY_CANNOT_DEFEND',

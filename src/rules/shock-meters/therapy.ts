@@ -1,5 +1,5 @@
 import { readD100 } from '../d100.js'
-import { RuleError } from '../errors.js'
+import { namedOnSheet, RuleError } from '../errors.js'
 import type { FollowUp, RuleAction } from '../rule-set.js'
 import { MAX_HARDENED, titleOf, type Tier } from './constants.js'
 import { describeTier, tierOf } from './defence-roll.js'
@@ -122,14 +122,8 @@ export function assistanceEffect(
 export function readAssistance(sheet: ShockMetersSheet, request: unknown) {
   const parsed = parseWith(TherapyAssistanceRequestSchema, request, '/request', 'REQUEST_INVALID')
   const check = requireFreshFailedNotch(sheet)
-  if (parsed.relationship !== undefined && !sheet.relationships.some((entry) => entry.name === parsed.relationship)) {
-    throw new RuleError(
-      'UNKNOWN_RELATIONSHIP',
-      `request/relationship "${parsed.relationship}" is not on the sheet`,
-      'invalid',
-      '/request/relationship',
-    )
-  }
+  if (parsed.relationship !== undefined)
+    namedOnSheet(sheet.relationships, 'relationship', parsed.relationship, 'UNKNOWN_RELATIONSHIP')
   return { parsed, check }
 }
 
