@@ -12,6 +12,7 @@ import store from './plugins/app/store.js'
 import webhookDispatcher from './plugins/app/webhook-dispatcher.js'
 import problemDetails, { problemFor, sendProblem } from './plugins/app/problem-details.js'
 import routeAccessDefaults from './plugins/app/route-access.js'
+import compression from './plugins/external/compress.js'
 import crossOrigin from './plugins/external/cors.js'
 import rateLimits from './plugins/external/rate-limit.js'
 import openApi from './plugins/external/swagger.js'
@@ -89,6 +90,8 @@ export async function buildApp(config: Config, options: AppOptions = {}) {
     sampleIntervalMs: config.UNDER_PRESSURE_SAMPLE_INTERVAL_MS,
   })
   await app.register(rateLimits, { max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS })
+  // Before every route, which it compresses from then on (the API document's too).
+  await app.register(compression)
   await app.register(openApi)
   await app.register(database, {
     url: config.DATABASE_URL,

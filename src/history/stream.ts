@@ -1,3 +1,4 @@
+import { InvalidFieldError } from '../errors.js'
 import type { Principal } from '../lib/principal.js'
 import type { KeyStanding } from '../repositories/api-keys.js'
 import type { Store } from '../repositories/index.js'
@@ -20,10 +21,29 @@ export interface StreamSink {
   ended(standing: Exclude<KeyStanding, 'usable'>): void
 }
 
-/** The campaign's last sequence number: a stream without a resume point starts after it. */
-export async function currentSeq(store: Store, principal: Principal): Promise<number> {
+/** Where a client asks a stream to resume: after `seq`, as its field `name` at `pointer` says. */
+export interface ResumeFrom {
+  seq: number
+  pointer: string
+  name: string
+}
+
+/**
+ * The `seq` a stream starts after: where the client resumes, or without one the campaign's last
+ * (the stream then starts with the next new event). A `seq` beyond the last names no event of
+ * the campaign (sequence numbers only grow): refused, rather than a stream that stays silent.
+ */
+export async function resumePoint(store: Store, principal: Principal, from: ResumeFrom | undefined): Promise<number> {
   const campaign = await store.campaigns.findActive(principal.campaign.id)
-  return Number(campaign?.lastSeq ?? 0)
+  const lastSeq = Number(campaign?.lastSeq ?? 0)
+  if (from === undefined) return lastSeq
+  if (from.seq > lastSeq) {
+    throw new InvalidFieldError(
+      from.pointer,
+      `${from.name} ${from.seq} is beyond the campaign’s last seq (${lastSeq}): no event of this campaign has it, so the stream would stay silent. Resume after the last id you received, or leave it out to start with the next new event.`,
+    )
+  }
+  return from.seq
 }
 
 /**

@@ -69,7 +69,7 @@ const PROBLEM_DESCRIPTIONS = {
   409: 'The current state does not allow this now (a decision is pending, an event is not the latest, a request with the same Idempotency-Key is in flight…).',
   412: 'If-Match names a version that is no longer current.',
   422: 'A field is invalid, or the rules do not allow this request.',
-  415: 'The body is not `application/json`, the only type Nerve reads.',
+  415: 'The body is not of a type this operation reads: `application/json`, or another its request body lists.',
   413: 'The body is larger than the server accepts (`BODY_LIMIT_BYTES`, 256 KiB by default).',
   429: 'Too many requests from this key (or, without a key, this address): wait the seconds `Retry-After` gives.',
   503: 'The service is overloaded or its database is unavailable: retry after the seconds `Retry-After` gives.',

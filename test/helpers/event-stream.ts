@@ -3,8 +3,8 @@
 export interface Message {
   id: number
   event: string
-  /** An event, or the `reason` of a stream's last message. */
-  data: { id: string; seq: number; type: string; visibility: string; reason?: string }
+  /** An event, or why the stream ended (`ended`, `reason`) in its last message. */
+  data: { id: string; seq: number; type: string; visibility: string; ended?: string; reason?: string }
 }
 
 /** An open `text/event-stream`: read messages one at a time, with a deadline. */

@@ -150,6 +150,69 @@ t.test('GET …/characters/{id} has the version as its ETag', async (t) => {
   t.match(unknown.headers['content-type'], PROBLEM, 'as problem+json')
 })
 
+t.test(
+  'PATCH reads application/merge-patch+json (RFC 7396) as it reads application/json; no other route does',
+  async (t) => {
+    const { campaign, auth } = await createCampaign(app)
+    const { character } = await createCharacter(app, campaign, auth)
+    const url = `${charactersUrl(campaign)}/${character.id}`
+    const patched = await app.inject({
+      method: 'PATCH',
+      url,
+      headers: { ...auth, 'content-type': 'application/merge-patch+json' },
+      payload: JSON.stringify({ name: 'Vera "Doc" Okafor', sheet: { meters: { violence: { hardened: 3 } } } }),
+    })
+    t.equal(patched.statusCode, 200, 'edited')
+    t.equal(patched.json().character.name, 'Vera "Doc" Okafor', 'renamed')
+    t.same(patched.json().character.sheet.meters.violence, { hardened: 3, failed: 0 }, 'the sheet merged as with JSON')
+
+    const removed = await app.inject({
+      method: 'PATCH',
+      url,
+      headers: { ...auth, 'content-type': 'application/merge-patch+json; charset=utf-8' },
+      payload: JSON.stringify({ sheet: { meters: { violence: null } } }),
+    })
+    t.equal(removed.statusCode, 200, 'a parameter on the type is fine')
+    t.same(
+      removed.json().character.sheet.meters.violence,
+      { hardened: 1, failed: 0 },
+      'null removes: the default again',
+    )
+
+    const deep = await app.inject({
+      method: 'PATCH',
+      url,
+      headers: { ...auth, 'content-type': 'application/merge-patch+json' },
+      payload: '{"sheet":' + '['.repeat(100) + ']'.repeat(100) + '}',
+    })
+    t.equal(deep.statusCode, 400, 'the body limits hold for a merge patch too')
+    t.equal(deep.json().code, 'BODY_TOO_DEEP')
+
+    const asText = await app.inject({
+      method: 'PATCH',
+      url,
+      headers: { ...auth, 'content-type': 'text/plain' },
+      payload: '{"name":"X"}',
+    })
+    t.equal(asText.statusCode, 415, 'text is not read')
+    t.equal(
+      asText.json().detail,
+      'Send the body as application/json or application/merge-patch+json, not text/plain.',
+      'the 415 names both types the route reads',
+    )
+
+    const created = await app.inject({
+      method: 'POST',
+      url: charactersUrl(campaign),
+      headers: { ...auth, 'content-type': 'application/merge-patch+json' },
+      payload: JSON.stringify({ name: 'Ilse' }),
+    })
+    t.equal(created.statusCode, 415, 'a creation is not a patch')
+    t.match(created.headers['content-type'], PROBLEM, 'as problem+json')
+    t.equal(created.json().detail, 'Send the body as application/json, not application/merge-patch+json.')
+  },
+)
+
 t.test('PATCH merges the sheet, recomputes derived values and records character.updated', async (t) => {
   const { campaign, auth } = await createCampaign(app)
   const { character } = await createCharacter(app, campaign, auth)

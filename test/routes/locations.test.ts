@@ -143,3 +143,23 @@ t.test('the OpenAPI document gives every 201 a Location header', async (t) => {
   t.ok(created201.length >= 10, `every kind of 201 is there (${created201.length})`)
   for (const { name, response } of created201) t.ok(response.headers?.Location, `${name} documents Location`)
 })
+
+t.test('Locations are paths, as the routes in bodies are; a stream ticket’s is its absolute url', async (t) => {
+  const { campaign, auth } = await createCampaign(app)
+  const { character } = await createCharacter(app, campaign, auth)
+  const rolled = await act(app, auth, { campaignId: campaign.id, characterId: character.id }, 'stress-check', {
+    request: { meter: 'violence', rank: 2 },
+  })
+  const event = created(rolled, 'a stress check').event
+  t.match(locationOf(t, rolled, 'a roll'), /^\/v1\/campaigns\//, 'a command’s Location is a path')
+  for (const pending of event.pending) t.match(pending.route, /^\/v1\/campaigns\//, 'as a decision’s route is')
+
+  const ticket = await app.inject({
+    method: 'POST',
+    url: `/v1/campaigns/${campaign.id}/events/stream-tickets`,
+    headers: { ...auth, host: 'nerve.example:8080' },
+  })
+  const location = locationOf(t, ticket, 'a stream ticket')
+  t.equal(location, ticket.json<{ url: string }>().url, 'the ticket’s Location is its url')
+  t.match(location, /^http:\/\/nerve\.example:8080\/v1\/campaigns\/.+\/events\/stream\?ticket=/, 'absolute')
+})

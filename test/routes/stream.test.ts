@@ -39,6 +39,11 @@ function revoke(on: App, ids: Ids, auth: Auth, keyId: string) {
   return on.inject({ method: 'DELETE', url: `/v1/campaigns/${ids.campaignId}/keys/${keyId}`, headers: auth })
 }
 
+interface FieldProblem {
+  detail: string
+  errors: { pointer: string }[]
+}
+
 /** Every message left until the stream ends (each within next()’s deadline). */
 async function rest(stream: Stream): Promise<Message[]> {
   const messages: Message[] = []
@@ -108,6 +113,63 @@ t.test('resuming with Last-Event-ID sends exactly the missed events, then live o
   const byQuery = await open(ids.campaignId, campaign.auth, {}, `?after=${seen.event.seq}`)
   t.teardown(() => byQuery.close())
   t.equal((await byQuery.next())?.data.id, missed[0]!.event.id, '?after= resumes the same way')
+})
+
+t.test('with named=false the messages have no event name, so EventSource.onmessage gets them all', async (t) => {
+  const { campaign, ids, roll } = await setUp()
+  const seen = await roll()
+  const missed = await roll()
+  const stream = await open(ids.campaignId, campaign.auth, {}, `?after=${seen.event.seq}&named=false`)
+  t.teardown(() => stream.close())
+  const message = await stream.next()
+  t.equal(message?.event, 'message', 'no `event:` line: the default type, which onmessage receives')
+  t.equal(message?.id, missed.event.seq, 'the id is still the seq')
+  t.same(message?.data, missed.event, 'the event whole, its type in data.type')
+
+  const player = await mintPlayerKey(app, campaign.campaign, campaign.auth, [ids.characterId])
+  const playerStream = await open(ids.campaignId, player.auth, {}, '?named=false')
+  t.teardown(() => playerStream.close())
+  await playerStream.connected()
+  t.equal((await revoke(app, ids, campaign.auth, player.key.id)).statusCode, 200, 'the GM revokes the key')
+  t.same(
+    (await rest(playerStream)).map((last) => [last.event, last.data]),
+    [['message', { ended: 'revoked', reason: 'key revoked' }]],
+    'the last message unnamed too: data.ended says why the stream ended',
+  )
+})
+
+t.test('an after or Last-Event-ID beyond the campaign’s last seq is 422, not a silent stream', async (t) => {
+  const { campaign, ids, roll } = await setUp()
+  const last = await roll()
+  const beyond = last.event.seq + 5
+  const byQuery = await fetch(`${address}/v1/campaigns/${ids.campaignId}/events/stream?after=${beyond}`, {
+    headers: campaign.auth,
+  })
+  t.equal(byQuery.status, 422, '422')
+  t.match(byQuery.headers.get('content-type'), PROBLEM, 'as problem details')
+  const problem = (await byQuery.json()) as FieldProblem
+  t.same(
+    problem.errors.map((error: { pointer: string }) => error.pointer),
+    ['/query/after'],
+    'pointing at after',
+  )
+  t.match(problem.detail, `after ${beyond} is beyond the campaign’s last seq (${last.event.seq})`, 'saying why')
+
+  const byHeader = await fetch(`${address}/v1/campaigns/${ids.campaignId}/events/stream`, {
+    headers: { ...campaign.auth, 'last-event-id': String(beyond) },
+  })
+  t.equal(byHeader.status, 422, 'the same for Last-Event-ID')
+  t.same(
+    ((await byHeader.json()) as FieldProblem).errors.map((error: { pointer: string }) => error.pointer),
+    ['/headers/last-event-id'],
+    'pointing at the header',
+  )
+
+  const atLast = await open(ids.campaignId, campaign.auth, {}, `?after=${last.event.seq}`)
+  t.teardown(() => atLast.close())
+  t.equal(atLast.response.status, 200, 'after the last seq itself is fine: the next new event comes')
+  const next = await roll()
+  t.equal((await atLast.next())?.data.id, next.event.id, 'and it does')
 })
 
 t.test('a stream with sheets=none sends the events without their sheets', async (t) => {
@@ -207,7 +269,7 @@ t.test(
     const messages = await rest(stream)
     t.same(
       messages.map((message) => [message.event, message.data]),
-      [['revoked', { reason: 'key revoked' }]],
+      [['revoked', { ended: 'revoked', reason: 'key revoked' }]],
       'one last message, revoked with its reason, then the stream ends',
     )
     t.notOk(
@@ -229,7 +291,7 @@ t.test('the GM’s stream ends once the GM key is revoked, with none of the play
   const messages = await rest(stream)
   t.same(
     messages.map((message) => [message.event, message.data]),
-    [['revoked', { reason: 'key revoked' }]],
+    [['revoked', { ended: 'revoked', reason: 'key revoked' }]],
     'one last message, revoked, then the stream ends',
   )
   t.notOk(
@@ -276,7 +338,7 @@ t.test('closing the campaign ends its streams with a closed message', async (t) 
   ] as const) {
     t.same(
       (await rest(stream)).map((message) => [message.event, message.data]),
-      [['closed', { reason: 'campaign closed' }]],
+      [['closed', { ended: 'closed', reason: 'campaign closed' }]],
       `${who}’s stream gets one last message, closed with its reason, then ends`,
     )
   }
@@ -322,7 +384,7 @@ t.test(
     const messages = await rest(revokedStream)
     t.same(
       messages.map((message) => [message.event, message.data]),
-      [['revoked', { reason: 'key revoked' }]],
+      [['revoked', { ended: 'revoked', reason: 'key revoked' }]],
       'the stream gets one last message, revoked, then ends',
     )
     t.same(

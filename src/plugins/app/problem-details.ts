@@ -40,15 +40,15 @@ function kebab(code: string): string {
     .replace(/_/g, '-')
 }
 
-/** The body type a route reads: JSON, unless its schema `consumes` another (an archive's NDJSON). */
-function acceptedMediaType(request: FastifyRequest): string {
+/** The body types a route reads: JSON, unless its schema `consumes` others (an archive's NDJSON, a merge patch). */
+function acceptedMediaTypes(request: FastifyRequest): string {
   const { consumes } = (request.routeOptions.schema ?? {}) as { consumes?: string[] }
-  return consumes?.[0] ?? 'application/json'
+  return consumes?.join(' or ') ?? 'application/json'
 }
 
 function unsupportedMediaType(request: FastifyRequest): string {
   const sent = request.headers['content-type']
-  return `Send the body as ${acceptedMediaType(request)}${sent ? `, not ${sent}` : ' (no Content-Type was given)'}.`
+  return `Send the body as ${acceptedMediaTypes(request)}${sent ? `, not ${sent}` : ' (no Content-Type was given)'}.`
 }
 
 /**

@@ -19,6 +19,7 @@ import { runCommand } from '../../services/pipeline.js'
 import { commandRoute } from '../command-reply.js'
 import { characterUrl } from '../locations.js'
 import { routeAccess } from '../../plugins/app/route-access.js'
+import { MERGE_PATCH_MEDIA_TYPE } from '../../plugins/app/json-body.js'
 
 const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
   routeAccess(app, 'gm')
@@ -108,13 +109,14 @@ const characterRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'patchCharacter',
         summary: 'Edit a character',
         description:
-          'GM only. Renames the character and/or merges a JSON merge patch into its sheet; the result is validated and derived values recomputed. With `If-Match: "<version>"` the edit is refused (412) if someone changed the character since. Recorded as a `character.updated` event with the sheet before and after. While GM-only events keep part of the sheet from players, the fields the patch names are shown to them as they now are: send a field with its current value to reveal it.',
+          'GM only. Renames the character and/or merges a JSON merge patch into its sheet; the result is validated and derived values recomputed. The body is a JSON merge patch (RFC 7396) of the character’s `name` and `sheet`, with an optional `reason` kept in the history: send it as `application/merge-patch+json` or `application/json` alike. `null` removes a sheet field, which then takes its default; the name cannot be removed. With `If-Match: "<version>"` the edit is refused (412) if someone changed the character since. Recorded as a `character.updated` event with the sheet before and after. While GM-only events keep part of the sheet from players, the fields the patch names are shown to them as they now are: send a field with its current value to reveal it.',
         params: CharacterParams,
         headers: Type.Object({
           'if-match': Type.Optional(
             Type.String({ description: 'The ETag (version) the edit was made against, e.g. `"3"`.' }),
           ),
         }),
+        consumes: ['application/json', MERGE_PATCH_MEDIA_TYPE],
         body: ref(PatchCharacterSchema),
         response: {
           200: ref(CommandResultSchema, { description: 'The event recorded and the character after it.' }),

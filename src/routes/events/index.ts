@@ -15,15 +15,18 @@ import { COMMAND_LINKS, EVENT_LINKS } from '../../schemas/links.js'
 import { created, problems, ref } from '../../schemas/ref.js'
 import { settleCommand } from '../../services/commands.js'
 import { revealCommand } from '../../services/reveal.js'
-import { currentSeq, streamEvents } from '../../history/stream.js'
+import { resumePoint, streamEvents } from '../../history/stream.js'
 import { getEvent, listEventsJson } from '../../history/listings.js'
 import { mintStreamTicket } from '../../services/stream-tickets.js'
 import type { Event } from '../../history/event.js'
 import { commandRoute } from '../command-reply.js'
 import { routeAccess } from '../../plugins/app/route-access.js'
 
-/** The data of a stream's last message, by its event name. */
-const endings = { revoked: { reason: 'key revoked' }, closed: { reason: 'campaign closed' } } as const
+/** The data of a stream's last message, by its event name, which it also carries for `onmessage`. */
+const endings = {
+  revoked: { ended: 'revoked', reason: 'key revoked' },
+  closed: { ended: 'closed', reason: 'campaign closed' },
+} as const
 const EventParams = Type.Object({ campaignId: Uuid('The campaign.'), eventId: Uuid('The event.') })
 
 const DecisionBodySchema = Type.Object(
@@ -119,11 +122,18 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'streamEvents',
         summary: 'Follow new events live (Server-Sent Events)',
         description:
-          'A `text/event-stream` of the campaign’s events as they are recorded: each message has `id` = the event’s `seq`, `event` = its type and `data` = the event as JSON. Reconnect with `Last-Event-ID` (or `?after=`) to resume without a gap; without either, the stream starts with the next new event. Player keys see public events only, as players see them. When the key is revoked or the campaign closed, the stream sends within a second a last message, `event: revoked` or `event: closed` with data such as `{"reason":"key revoked"}` and no `id`, then ends; nothing recorded after the revocation is sent. Do not reconnect: the key now gets 401. `sheets=none` leaves `sheetBefore` and `sheetAfter` out of each message, as in the history. Swagger UI cannot display a stream: use `curl -N` or `EventSource`.\n\nIn a browser, `EventSource` cannot send the key: mint a stream ticket (`POST …/events/stream-tickets`) and open the `url` it returns, which carries `?ticket=`. A ticket is single-use and lives 60 s; a used, expired or revoked one is 401. The key itself is never accepted in the URL.',
+          'A `text/event-stream` of the campaign’s events as they are recorded: each message has `id` = the event’s `seq`, `event` = its type and `data` = the event as JSON. **Named messages do not reach `EventSource.onmessage`**: listen with `addEventListener(type, …)` per type, or open the stream with `named=false`, whose messages have no `event:` line, so `onmessage` gets every one (the type is in `data.type`). Reconnect with `Last-Event-ID` (or `?after=`) to resume without a gap; without either, the stream starts with the next new event. An `after` beyond the campaign’s last `seq` names no event of this campaign: 422, rather than a stream that stays silent. Player keys see public events only, as players see them. When the key is revoked or the campaign closed, the stream sends within a second a last message, `event: revoked` or `event: closed` (unnamed with `named=false`) with data such as `{"ended":"revoked","reason":"key revoked"}` and no `id`, then ends; nothing recorded after the revocation is sent. Do not reconnect: the key now gets 401. `sheets=none` leaves `sheetBefore` and `sheetAfter` out of each message, as in the history. Swagger UI cannot display a stream: use `curl -N` or `EventSource`.\n\nIn a browser, `EventSource` cannot send the key: mint a stream ticket (`POST …/events/stream-tickets`) and open the `url` it returns, which carries `?ticket=`. A ticket is single-use and lives 60 s; a used, expired or revoked one is 401. The key itself is never accepted in the URL.',
         params: CampaignParams,
         querystring: Type.Object({
           after: Type.Optional(SeqCursor('Resume after this `seq`.')),
           sheets: Type.Optional(SheetsOption),
+          named: Type.Optional(
+            Type.Boolean({
+              default: true,
+              description:
+                '`false`: messages without an `event:` line, so `EventSource.onmessage` receives them all; the type is in `data.type`, and the last message’s `data.ended` says why the stream ended.',
+            }),
+          ),
           ticket: Type.Optional(
             Type.String({
               minLength: 1,
@@ -143,13 +153,22 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
             description: 'The stream.',
             content: { 'text/event-stream': { schema: { type: 'string' } } },
           },
-          ...problems(400, 401, 404),
+          ...problems(400, 401, 404, 422),
         },
       },
     },
     async (request, reply) => {
-      const resumeFrom = request.headers['last-event-id'] ?? request.query.after
-      const after = resumeFrom === undefined ? await currentSeq(app.store, request.principal) : Number(resumeFrom)
+      const lastEventId = request.headers['last-event-id']
+      const after = await resumePoint(
+        app.store,
+        request.principal,
+        lastEventId === undefined
+          ? request.query.after === undefined
+            ? undefined
+            : { seq: request.query.after, pointer: '/query/after', name: 'after' }
+          : { seq: Number(lastEventId), pointer: '/headers/last-event-id', name: 'Last-Event-ID' },
+      )
+      const name = (type: string) => (request.query.named === false ? '' : `event: ${type}\n`)
       const render =
         request.query.sheets === 'none'
           ? (event: Event) => JSON.stringify({ ...event, sheetBefore: undefined, sheetAfter: undefined })
@@ -176,9 +195,9 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
           request.principal,
           after,
           {
-            event: (event) => reply.raw.write(`id: ${event.seq}\nevent: ${event.type}\ndata: ${render(event)}\n\n`),
+            event: (event) => reply.raw.write(`id: ${event.seq}\n${name(event.type)}data: ${render(event)}\n\n`),
             heartbeat: () => reply.raw.write(': keep-alive\n\n'),
-            ended: (standing) => reply.raw.write(`event: ${standing}\ndata: ${JSON.stringify(endings[standing])}\n\n`),
+            ended: (standing) => reply.raw.write(`${name(standing)}data: ${JSON.stringify(endings[standing])}\n\n`),
           },
           controller.signal,
         )
