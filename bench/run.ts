@@ -7,7 +7,8 @@
 // --only=archive: export of a campaign of --events events, import of --rolls (default 20000) real rolls.
 // --only=webhooks-load: delivery while rolls are written at full speed, separate worker and in-process
 // (--load-seconds=15, --load-endpoints=10 on one campaign, --load-layouts=worker,in-process,
-// --load-pool-size=N for the API's pool); about 2 minutes with the build.
+// --load-pool-size=N for the API's pool, --load-generator-nice=N to let the load generator yield its core);
+// about 2 minutes with the build.
 // The server runs compiled (`npm run build`, done here first), as the Docker image runs it.
 // Results: bench/results/latest.json.
 import { execFileSync, spawnSync } from 'node:child_process'
@@ -31,6 +32,7 @@ import {
   LOAD_CORE,
   SERVER_CORE,
   pinSelf,
+  setOwnNiceness,
   startServer,
   startWorker,
   type BenchServer,
@@ -337,6 +339,9 @@ try {
     const receiver = await startReceiver(Number(args.get('receiver-port') ?? 39100) + 1)
     const endpoints = Number(args.get('load-endpoints') ?? 10)
     const loadSeconds = Number(args.get('load-seconds') ?? 15)
+    // --load-generator-nice=N: the load generator and receiver yield their core to the worker
+    // while rolls run (they stand in for clients elsewhere); 0, the default, shares it evenly.
+    const loadGeneratorNice = Number(args.get('load-generator-nice') ?? 0)
     const underLoad: UnderLoadResult[] = []
     try {
       const layouts = (args.get('load-layouts') ?? 'worker,in-process').split(',') as Layout[]
@@ -353,19 +358,23 @@ try {
         const result = await withServer(`webhooks-load-${layout}`, serverEnv, async (server) => {
           const fanOut = await setUpFanOut(server, receiver, endpoints)
           const options = { seconds: loadSeconds, connections: 10 }
-          if (layout === 'in-process') {
-            return deliverUnderLoad(layout, server, databaseUrl, receiver, fanOut, {
-              ...options,
-              dispatcherPid: server.pid,
-            })
+          const yielding = async (dispatcherPid: number) => {
+            // Lowered only once every process of the layout runs: they would inherit it.
+            if (loadGeneratorNice !== 0) setOwnNiceness(loadGeneratorNice)
+            try {
+              return await deliverUnderLoad(layout, server, databaseUrl, receiver, fanOut, {
+                ...options,
+                dispatcherPid,
+              })
+            } finally {
+              if (loadGeneratorNice !== 0 && !setOwnNiceness(0)) console.warn('   (niceness not restored: not root)')
+            }
           }
+          if (layout === 'in-process') return yielding(server.pid)
           // The worker shares the load generator's core: the API keeps its own.
           const worker = await startWorker({ env, core: LOAD_CORE, logFile: join(workDir, 'worker-under-load.log') })
           try {
-            return await deliverUnderLoad(layout, server, databaseUrl, receiver, fanOut, {
-              ...options,
-              dispatcherPid: worker.pid,
-            })
+            return await yielding(worker.pid)
           } finally {
             await worker.stop()
           }

@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { openSync, closeSync, readFileSync } from 'node:fs'
+import { openSync, closeSync, readFileSync, readdirSync } from 'node:fs'
+import { setPriority } from 'node:os'
 import { fileURLToPath } from 'node:url'
 
 /** Messages bench/server.mjs understands. */
@@ -42,6 +43,24 @@ export const hasTaskset = spawnSync('taskset', ['--version']).status === 0
 export function pinSelf(): boolean {
   if (!hasTaskset) return false
   return spawnSync('taskset', ['-a', '-cp', LOAD_CORE, String(process.pid)]).status === 0
+}
+
+/**
+ * Sets the scheduling niceness of every thread of this process (Linux keeps it per thread): a
+ * positive value lets the load generator and its receiver, which stand in for clients on other
+ * machines, yield the core to the service's processes. Only root may set it back lower; false
+ * when a thread refused.
+ */
+export function setOwnNiceness(nice: number): boolean {
+  let all = true
+  for (const thread of readdirSync('/proc/self/task')) {
+    try {
+      setPriority(Number(thread), nice)
+    } catch {
+      all = false
+    }
+  }
+  return all
 }
 
 /** Runs a command pinned to a core where taskset exists. */
