@@ -28,6 +28,7 @@ const AREAS: [RegExp, string][] = [
   [/node_modules\/(pino|sonic-boom|thread-stream|fast-redact|quick-format-unescaped)/, 'pino'],
   [/node_modules\/typebox/, 'TypeBox (Value)'],
   [/node_modules\/uuid/, 'uuid'],
+  [/node_modules\/undici\//, 'undici'],
   [/node_modules\/(tsx|esbuild|get-tsconfig)/, 'tsx loader'],
   [/\/(src|dist)\/rules\//, 'Nerve rules'],
   [/\/(src|dist)\//, 'Nerve (other)'],

@@ -166,8 +166,7 @@ export class WebhookDispatcher {
     await this.#loop
     await this.#sweeping
     await Promise.allSettled(this.#inFlight.values())
-    this.#agents.http.destroy()
-    this.#agents.https.destroy()
+    await this.#agents.close()
   }
 
   async #run(): Promise<void> {

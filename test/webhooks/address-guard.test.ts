@@ -14,7 +14,7 @@ async function receiver(t: Test, handler: RequestListener) {
     server.close()
   })
   const agents = createAgents()
-  t.teardown(() => agents.http.destroy())
+  t.teardown(() => agents.close())
   return { port: (server.address() as AddressInfo).port, agents }
 }
 
