@@ -75,6 +75,17 @@ export async function buildApp(config: Config, options: AppOptions = {}) {
     reply.header('x-request-id', request.id)
   })
 
+  // Closing the server ends idle keep-alive connections once, when it begins: one whose answer
+  // was still being sent (a compressed document, a slow query) then stays open until the client
+  // hangs up, and the shutdown waits on it. Each answer that finishes meanwhile ends its own.
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
+  app.addHook('onResponse', async () => {
+    if (closing) setImmediate(() => app.server.closeIdleConnections())
+  })
+
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema)
 
   await app.register(routeAccessDefaults)
