@@ -5,14 +5,14 @@
 // with the dispatcher's headers. Each client runs once per round, in a rotating order; its CPU
 // is the process's (process.cpuUsage) less the receiver thread's own, per request, and the
 // receiver counts the connections each client opened (keep-alive reuse). Ratios are against
-// the pre-issue-28 node:http client measured in the same run.
+// a bare node:http request measured in the same run (Nerve's client used node:http before
+// issue 28: 108–127 µs a request then, docs/BENCHMARKS.md 4c).
 import http from 'node:http'
 import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 import { Worker } from 'node:worker_threads'
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici'
 import { createAgents, postWebhook } from '../src/webhooks/http-client.js'
-import { createNodeAgents, postWebhookNodeHttp } from './lib/node-http-client.js'
 import { median, round } from './lib/stats.js'
 
 interface ReceiverStats {
@@ -63,7 +63,6 @@ function headers(n: number): Record<string, string> {
 }
 
 function clients(): Client[] {
-  const nodeAgents = createNodeAgents()
   const agents = createAgents()
   const keepAlive = new http.Agent({ keepAlive: true })
   const undiciAgent = new Agent()
@@ -76,19 +75,6 @@ function clients(): Client[] {
     allowPrivate: true,
   })
   return [
-    {
-      name: 'node:http postWebhook (before issue 28)',
-      send: (url, headers, body) => postWebhookNodeHttp(asWebhook(url, headers, body), nodeAgents),
-      close: async () => {
-        nodeAgents.http.destroy()
-        nodeAgents.https.destroy()
-      },
-    },
-    {
-      name: 'postWebhook (src/webhooks/http-client.ts)',
-      send: (url, headers, body) => postWebhook(asWebhook(url, headers, body), agents),
-      close: () => agents.close(),
-    },
     {
       name: 'bare http.request, keep-alive agent',
       send: (url, headers, body) =>
@@ -109,6 +95,11 @@ function clients(): Client[] {
           req.end(body)
         }),
       close: async () => keepAlive.destroy(),
+    },
+    {
+      name: 'postWebhook (src/webhooks/http-client.ts)',
+      send: (url, headers, body) => postWebhook(asWebhook(url, headers, body), agents),
+      close: () => agents.close(),
     },
     {
       name: 'undici request() + body.dump()',
@@ -208,7 +199,7 @@ try {
     `${requests} requests per round, ${chains} chains, ${rounds} rounds; medians over the rounds (load average ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]})`,
   )
   console.log(
-    'client | CPU µs/request (process − receiver) | main thread only | ratio to before | connections opened per round',
+    'client | CPU µs/request (process − receiver) | main thread only | ratio to bare http.request | connections opened per round',
   )
   for (const client of all) {
     const runs = results.get(client.name)!
