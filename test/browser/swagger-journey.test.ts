@@ -1,7 +1,14 @@
 import t from 'tap'
 import type { Locator, Page } from 'playwright-core'
 import { buildTestApp } from '../helpers/build-app.js'
-import { chromiumMissing, launchBrowser, listen } from '../helpers/browser.js'
+import { accessible, chromiumMissing, launchBrowser, listen } from '../helpers/browser.js'
+
+/**
+ * What axe still finds in Swagger UI's own markup, which Nerve's page cannot reach without
+ * replacing its components (docs/accessibility.md): a copy button inside each operation's
+ * summary button, and its headings skipping a level.
+ */
+const SWAGGER_UI_OWN = ['nested-interactive', 'heading-order']
 
 interface LiveResponse {
   status: number
@@ -101,6 +108,7 @@ t.test(
     // Swagger UI lays out the whole document before it shows the first operation: 10 s on a busy machine.
     await page.locator('.opblock').first().waitFor({ timeout: 60_000 })
     await screenshot('swagger-1-docs.png')
+    await accessible(t, page, '/docs, but for Swagger UI’s own markup', { ignore: SWAGGER_UI_OWN })
 
     const journeys = [
       {
@@ -143,6 +151,8 @@ t.test(
       t.equal(created.body.campaign.ruleset, journey.ruleset, 'the campaign plays the chosen rule set')
       t.match(gmKey, /^nrv_gm_/, 'the response shows the GM key')
       if (first) {
+        // The syntax colours of Swagger UI's JSON (its own theme) are left out here.
+        await accessible(t, page, 'an operation open and answered', { ignore: [...SWAGGER_UI_OWN, 'color-contrast'] })
         await showResponse(createCampaign)
         await screenshot('swagger-2-campaign-created.png')
       }
