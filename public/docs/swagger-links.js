@@ -45,6 +45,7 @@
    * @property {{ specJson(): ImmutableMap }} specSelectors
    * @property {{ changeParam(pathMethod: [string, string], name: string, location: string, value: string, isXml: boolean): void }} specActions
    * @property {() => ImmutableMap} getState
+   * @property {{ createElement(type: string, props: object | null, ...children: unknown[]): unknown }} React
    */
 
   /** @typedef {{ operationId?: string, operationRef?: string, parameters?: Record<string, string> }} Link */
@@ -358,7 +359,17 @@
         return result
       }
 
+    /**
+     * The operation's path without its deep link. With `deepLinking`, Swagger UI wraps the path
+     * in a link inside the operation's summary button (a control inside a control, axe's
+     * `nested-interactive`) whose click it cancels anyway; the address bar still follows the
+     * operation opened, and a link to one still opens it.
+     * @param {{ text: unknown }} props
+     */
+    const DeepLink = ({ text }) => system.React.createElement('span', null, text)
+
     return {
+      components: { DeepLink },
       statePlugins: { spec: { wrapActions: { updateJsonSpec: afterDocument, setResponse: afterResponse } } },
       afterLoad: () => {
         nameLandmarks()
