@@ -45,6 +45,8 @@ COPY --from=deps --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --from=build --chown=node:node /app/prisma ./prisma
 COPY --chown=node:node public ./public
+# The guides, which the home page links and serves (/guides/…) as plain text.
+COPY --chown=node:node docs/guides ./docs/guides
 COPY --chown=node:node package.json ./
 USER node
 EXPOSE 3000

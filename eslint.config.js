@@ -70,7 +70,31 @@ const layerZones = LAYERS.slice(1).map((layer, index) => ({
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'src/generated/', 'examples/client/schema.d.ts', 'coverage/', '.tap/', 'public/', 'data/'],
+    ignores: [
+      'dist/',
+      'src/generated/',
+      'examples/client/schema.d.ts',
+      'coverage/',
+      '.tap/',
+      'public/dashboard/',
+      'data/',
+    ],
+  },
+  {
+    // Scripts served to browsers as they are: classic scripts, type-checked from their JSDoc
+    // (tsconfig.browser.json).
+    files: ['public/docs/**/*.js'],
+    extends: [js.configs.recommended],
+    languageOptions: {
+      sourceType: 'script',
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        console: 'readonly',
+        MutationObserver: 'readonly',
+        URL: 'readonly',
+      },
+    },
   },
   {
     files: ['src/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],

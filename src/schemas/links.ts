@@ -140,3 +140,33 @@ export const EVENT_LINKS: Record<string, Link> = {
     description: 'Show players this GM-only event (GM only; `visibility` is `gm`).',
   },
 }
+
+const webhook = { campaignId: '$response.body#/campaignId', webhookId: '$response.body#/id' }
+
+/** After a webhook endpoint is created: check it, read it, follow its deliveries. */
+export const CREATED_WEBHOOK_LINKS: Record<string, Link> = {
+  TestWebhook: {
+    operationId: 'testWebhook',
+    parameters: webhook,
+    description: 'Send the endpoint a signed test ping.',
+  },
+  GetWebhook: { operationId: 'getWebhook', parameters: webhook, description: 'Read the endpoint back.' },
+  ListWebhookDeliveries: {
+    operationId: 'listWebhookDeliveries',
+    parameters: webhook,
+    description: 'Follow what was sent to the endpoint, and how it answered.',
+  },
+}
+
+/** After a delivery is queued (a test ping): its attempts. */
+export const QUEUED_DELIVERY_LINKS: Record<string, Link> = {
+  GetWebhookDelivery: {
+    operationId: 'getWebhookDelivery',
+    parameters: {
+      campaignId: '$request.path.campaignId',
+      webhookId: '$request.path.webhookId',
+      deliveryId: '$response.body#/id',
+    },
+    description: 'Read the delivery with every attempt, once the dispatcher has tried it.',
+  },
+}

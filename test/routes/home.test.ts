@@ -1,7 +1,7 @@
 import t from 'tap'
 import { buildTestApp } from '../helpers/build-app.js'
 
-t.test('GET / leads a browser to the API documentation and the dashboard', async (t) => {
+t.test('GET / tells a GM what Nerve is and leads to the console, Swagger UI and the guides', async (t) => {
   const app = await buildTestApp(t)
   const res = await app.inject({ url: '/', headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } })
   t.equal(res.statusCode, 200)
@@ -9,8 +9,25 @@ t.test('GET / leads a browser to the API documentation and the dashboard', async
   t.match(res.body, /<title>Nerve<\/title>/, 'titled Nerve')
   t.match(res.body, /href="\/docs"/, 'links the API documentation')
   t.match(res.body, /href="\/dashboard"/, 'links the dashboard')
+  t.match(res.body, /What Nerve does/, 'says what Nerve is')
+  t.match(res.body, /href="\/dashboard\/dashboard.css"/, 'in the console’s look: its stylesheet')
   t.match(res.headers['content-security-policy'], /default-src 'none'/, 'runs nothing')
+  t.match(res.headers['content-security-policy'], /style-src 'self'/, 'styled by its own files only')
   t.notMatch(res.body, /<script|style=/, 'no script and no inline style')
+
+  const css = await app.inject({ url: '/home.css' })
+  t.equal(css.statusCode, 200)
+  t.match(css.headers['content-type'], /^text\/css/)
+
+  const guides = [...res.body.matchAll(/href="(\/guides\/[^"]+)"/g)].map((match) => match[1] ?? '')
+  t.equal(guides[0], '/guides/quick-start-gm.md', 'the GM’s quick start comes first among the guides')
+  t.ok(guides.length >= 5, 'every guide is listed')
+  for (const url of guides) {
+    const guide = await app.inject({ url })
+    t.equal(guide.statusCode, 200, `${url} is served`)
+    t.match(guide.headers['content-type'], /^text\/plain; charset=utf-8/, 'as plain text a browser shows')
+    t.match(guide.body, /^# /, 'its Markdown')
+  }
 })
 
 t.test('GET / gives a JSON client the same links as data', async (t) => {

@@ -47,6 +47,22 @@ const LOGO = `<svg xmlns="http://www.w3.org/2000/svg" width="150" height="40" vi
 
 const FAVICON = readFileSync(new URL('../../../public/dashboard/favicon.svg', import.meta.url))
 
+/** `public/docs/`: Nerve's plugin and theme for Swagger UI, served as they are (no build step). */
+const DOCS_DIR = new URL('../../../public/docs/', import.meta.url)
+const LINKS_PLUGIN = readFileSync(new URL('swagger-links.js', DOCS_DIR), 'utf8')
+const THEME = readFileSync(new URL('swagger-theme.css', DOCS_DIR), 'utf8')
+
+/**
+ * A name the browser looks up, in Swagger UI's configuration. @fastify/swagger-ui writes
+ * `uiConfig` into its initializer script as source text, a function as its `toString()`; this
+ * function's text is `expression`, so the initializer refers to what a page script defined.
+ */
+function browserExpression(expression: string): () => object {
+  const reference = () => ({})
+  reference.toString = () => expression
+  return reference
+}
+
 const HEADER = (description: string) => ({
   in: 'header' as const,
   required: true,
@@ -167,6 +183,9 @@ export default fp(
         theme: {
           title: 'Nerve — API',
           favicon: [{ filename: 'favicon.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: FAVICON }],
+          // Loaded after Swagger UI's scripts and before it starts: defines window.NerveSwaggerLinks.
+          js: [{ filename: 'swagger-links.js', content: LINKS_PLUGIN }],
+          css: [{ filename: 'swagger-theme.css', content: THEME }],
         },
         logo: { type: 'image/svg+xml', content: Buffer.from(LOGO), href: '/', target: '_self' },
         uiConfig: {
@@ -174,6 +193,14 @@ export default fp(
           persistAuthorization: true,
           tryItOutEnabled: true,
           displayRequestDuration: true,
+          // A search box over the tags ("Characters", "Shock meters"…).
+          filter: true,
+          // Swagger UI's own (which fetches the document) and Nerve's, which fills each
+          // operation's ids from the latest answer that produced them (public/docs/swagger-links.js).
+          plugins: [
+            browserExpression('SwaggerUIBundle.plugins.DownloadUrl'),
+            browserExpression('window.NerveSwaggerLinks'),
+          ],
         },
       })
     })

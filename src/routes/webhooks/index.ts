@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import Type from 'typebox'
 import { CampaignParams } from '../../schemas/common.js'
 import { created, problems, ref } from '../../schemas/ref.js'
+import { CREATED_WEBHOOK_LINKS, QUEUED_DELIVERY_LINKS } from '../../schemas/links.js'
 import {
   CreatedWebhookEndpointSchema,
   CreateWebhookEndpointSchema,
@@ -53,6 +54,7 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
   app.post(
     '/v1/campaigns/:campaignId/webhooks',
     {
+      links: { 201: CREATED_WEBHOOK_LINKS },
       schema: {
         tags,
         operationId: 'createWebhook',
@@ -290,6 +292,7 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
   app.post(
     '/v1/campaigns/:campaignId/webhooks/:webhookId/test',
     {
+      links: { 202: QUEUED_DELIVERY_LINKS },
       schema: {
         tags,
         operationId: 'testWebhook',
