@@ -70,10 +70,19 @@ const layerZones = LAYERS.slice(1).map((layer, index) => ({
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'src/generated/', 'examples/client/schema.d.ts', 'coverage/', '.tap/', 'public/', 'data/'],
+    ignores: [
+      'dist/',
+      'src/generated/',
+      'clients/typescript/src/schema.ts',
+      'clients/typescript/dist/',
+      'coverage/',
+      '.tap/',
+      'public/',
+      'data/',
+    ],
   },
   {
-    files: ['src/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],
+    files: ['src/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts', 'clients/typescript/src/*.ts'],
     extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
     plugins: { 'import-x': importX },
     languageOptions: {
