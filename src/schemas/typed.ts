@@ -59,10 +59,13 @@ function byRuleSet(
   base: TSchema & { properties: Record<string, TSchema> },
   name: (prefix: string) => string,
   properties: (ruleSet: RuleSet) => Record<string, TSchema>,
-  { optionalRuleSet = false }: { optionalRuleSet?: boolean } = {},
+  {
+    optionalRuleSet = false,
+    example,
+  }: { optionalRuleSet?: boolean; example?: (ruleSet: RuleSet) => Record<string, unknown> } = {},
 ): Union {
   const id = (base as unknown as { $id: string }).$id
-  const examples = (base as { examples?: Record<string, unknown>[] }).examples
+  const baseExamples = (base as { examples?: Record<string, unknown>[] }).examples
   return {
     id,
     description:
@@ -73,6 +76,7 @@ function byRuleSet(
       const literal = Type.Literal(ruleSet.id, {
         description: descriptionOf(base.properties.ruleset) ?? RULESET_DESCRIPTION,
       })
+      const examples = example ? [example(ruleSet)] : baseExamples?.map((one) => ({ ruleset: ruleSet.id, ...one }))
       return {
         value: ruleSet.id,
         schema: Type.Object(
@@ -85,7 +89,7 @@ function byRuleSet(
             $id: name(prefixOf(ruleSet)),
             additionalProperties: false,
             description: `${id} in a \`${ruleSet.id}\` campaign.`,
-            ...(examples ? { examples: examples.map((example) => ({ ruleset: ruleSet.id, ...example })) } : {}),
+            ...(examples ? { examples } : {}),
           },
         ),
       }
@@ -96,16 +100,52 @@ function byRuleSet(
 const sheetRef = (ruleSet: RuleSet) => ref(sheetSchema(ruleSet.sheet))
 const sheetInputRef = (ruleSet: RuleSet) => ref(sheetInputSchema(ruleSet.sheet))
 
+/*
+ * Whole examples of a campaign and a character of each rule set, its settings and sheet as the
+ * rules fill them in: Swagger UI shows the example of a union's first branch, and drawn from the
+ * schema alone it would leave `ruleset` out (it looks the value up in the discriminator's mapping
+ * by the wrong name).
+ */
+const EXAMPLE_CAMPAIGN_ID = '0193a5e2-7c1d-7000-8000-000000000001'
+const EXAMPLE_TIME = '2026-12-04T18:30:00.000Z'
+const settingsOf = (ruleSet: RuleSet): Record<string, unknown> =>
+  ruleSet.normalizeSettings({}) as Record<string, unknown>
+
 const characters = [
   byRuleSet(
     CampaignSchema,
     (prefix) => `${prefix}Campaign`,
     (ruleSet) => ({ settings: ref(ruleSet.settings) }),
+    {
+      example: (ruleSet) => ({
+        id: EXAMPLE_CAMPAIGN_ID,
+        name: 'The Mercy Street Irregulars',
+        ruleset: ruleSet.id,
+        settings: settingsOf(ruleSet),
+        eventCount: 3,
+        createdAt: EXAMPLE_TIME,
+        updatedAt: EXAMPLE_TIME,
+      }),
+    },
   ),
   byRuleSet(
     CharacterSchema,
     (prefix) => `${prefix}Character`,
     (ruleSet) => ({ sheet: sheetRef(ruleSet) }),
+    {
+      example: (ruleSet) => ({
+        id: '0193a5e2-7c1d-7000-8000-000000000002',
+        campaignId: EXAMPLE_CAMPAIGN_ID,
+        name: 'Vera Okafor',
+        ruleset: ruleSet.id,
+        sheet: ruleSet.normalizeSheet({}, ruleSet.normalizeSettings({})) as Record<string, unknown>,
+        pending: [],
+        version: 1,
+        createdAt: EXAMPLE_TIME,
+        updatedAt: EXAMPLE_TIME,
+        archivedAt: null,
+      }),
+    },
   ),
   byRuleSet(
     CreateCharacterSchema,
@@ -131,14 +171,17 @@ const anyRuleSet = () =>
   )
 const nullable = (schema: TSchema) => Type.Union([schema, Type.Null()])
 
-/** Every event type, by name: the built-in ones, then each rule set's actions (the registry's order). */
+/**
+ * Every event type, by name: each rule set's actions, then the built-in ones. The first is what
+ * Swagger UI draws as an event's example: a stress check says more than a creation.
+ */
 const EVENT_TYPES: { entry: EventType; ruleSet: RuleSet | null }[] = [
-  ...eventTypesOf(undefined).map((entry) => ({ entry, ruleSet: null })),
   ...RULE_SETS.flatMap((ruleSet) =>
     eventTypesOf(ruleSet)
       .filter((entry) => findAction(ruleSet, entry.type))
       .map((entry) => ({ entry, ruleSet })),
   ),
+  ...eventTypesOf(undefined).map((entry) => ({ entry, ruleSet: null })),
 ]
 
 const EventTypeName = Type.Union(
