@@ -62,7 +62,7 @@ export async function failedViolence(campaignId: string, characterId: string): P
   const tsc = join(ROOT, 'node_modules/.bin/tsc')
   const compiled = await run(tsc, ['-p', project], { cwd: project }).then(
     () => '',
-    (error: { stdout?: string }) => error.stdout ?? String(error),
+    (error: Error & { stdout?: string }) => error.stdout || error.message,
   )
   t.equal(compiled, '', 'a strict project using the client compiles, with the sheet narrowed by ruleset')
 
