@@ -7,7 +7,10 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const run = promisify(execFile)
+const execute = promisify(execFile)
+/** tap puts its loaders in every child's NODE_OPTIONS; npm, tsc and node must run as a reader's shell runs them. */
+const run = (command: string, args: string[], options: { cwd?: string } = {}) =>
+  execute('env', ['-u', 'NODE_OPTIONS', command, ...args], options)
 
 /**
  * What a VTT gets from `npm run client:pack` (docs/guides/vtt-integration.md): the tarball,
