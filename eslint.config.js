@@ -73,8 +73,7 @@ export default tseslint.config(
     ignores: [
       'dist/',
       'src/generated/',
-      'clients/typescript/src/schema.ts',
-      'clients/typescript/dist/',
+      'examples/client/schema.d.ts',
       'coverage/',
       '.tap/',
       'public/dashboard/',
@@ -98,7 +97,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts', 'clients/typescript/src/*.ts'],
+    files: ['src/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],
     extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
     plugins: { 'import-x': importX },
     languageOptions: {
