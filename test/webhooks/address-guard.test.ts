@@ -1,22 +1,7 @@
-import t, { type Test } from 'tap'
-import { createServer, type RequestListener } from 'node:http'
-import { once } from 'node:events'
-import type { AddressInfo } from 'node:net'
+import t from 'tap'
 import { checkWebhookUrl, guardedLookup, refusedAddress } from '../../src/webhooks/address-guard.js'
-import { createAgents, postWebhook } from '../../src/webhooks/http-client.js'
-
-/** A real receiver on 127.0.0.1 and the agents to post to it, both closed with the test. */
-async function receiver(t: Test, handler: RequestListener) {
-  const server = createServer(handler).listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  t.teardown(() => {
-    server.closeAllConnections()
-    server.close()
-  })
-  const agents = createAgents()
-  t.teardown(() => agents.close())
-  return { port: (server.address() as AddressInfo).port, agents }
-}
+import { postWebhook } from '../../src/webhooks/http-client.js'
+import { loopbackReceiver } from '../helpers/loopback-receiver.js'
 
 t.test('addresses a server-side request must not reach are refused by default', async (t) => {
   for (const address of [
@@ -156,7 +141,7 @@ t.test('at connect time, an address embedding a refused one is refused whatever 
 
 t.test('the guard also holds when the request is sent, whatever the host resolved to when it was stored', async (t) => {
   let hits = 0
-  const { port, agents } = await receiver(t, (_req, res) => {
+  const { port, agents } = await loopbackReceiver(t, (_req, res) => {
     hits++
     res.end('ok')
   })
@@ -175,7 +160,7 @@ t.test('the guard also holds when the request is sent, whatever the host resolve
 
 t.test('credentials in a URL stored before they were refused are never sent as Basic auth', async (t) => {
   let authorization: string | undefined = 'not called'
-  const { port, agents } = await receiver(t, (req, res) => {
+  const { port, agents } = await loopbackReceiver(t, (req, res) => {
     authorization = req.headers.authorization
     res.end('ok')
   })
@@ -188,7 +173,7 @@ t.test('credentials in a URL stored before they were refused are never sent as B
 })
 
 t.test('an endpoint slower than the timeout gives an attempt that says so', async (t) => {
-  const { port, agents } = await receiver(t, (_req, res) => setTimeout(() => res.end('late'), 2_000))
+  const { port, agents } = await loopbackReceiver(t, (_req, res) => setTimeout(() => res.end('late'), 2_000))
   const outcome = await postWebhook(
     { url: `http://127.0.0.1:${port}/`, headers: {}, body: '{}', timeoutMs: 200, allowPrivate: true },
     agents,

@@ -1,24 +1,9 @@
-import t, { type Test } from 'tap'
-import { createServer, type IncomingMessage, type RequestListener } from 'node:http'
+import t from 'tap'
+import { createServer, type IncomingMessage } from 'node:http'
 import { once } from 'node:events'
-import type { AddressInfo, Socket } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import { createAgents, postWebhook, type WebhookRequest } from '../../src/webhooks/http-client.js'
-
-/** A receiver on 127.0.0.1 that counts the connections it was sent on, and agents to post to it; closed with the test. */
-async function receiver(t: Test, handler: RequestListener) {
-  const server = createServer(handler).listen(0, '127.0.0.1')
-  const sockets: Socket[] = []
-  server.on('connection', (socket: Socket) => sockets.push(socket))
-  await once(server, 'listening')
-  t.teardown(() => {
-    server.closeAllConnections()
-    server.close()
-  })
-  const agents = createAgents()
-  t.teardown(() => agents.close())
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  return { url, agents, sockets }
-}
+import { loopbackReceiver } from '../helpers/loopback-receiver.js'
 
 const post = (url: string, more: Partial<WebhookRequest> = {}): WebhookRequest => ({
   url,
@@ -37,7 +22,7 @@ function bodyOf(req: IncomingMessage): Promise<string> {
 
 t.test('a POST with the headers, body and path it was given, over kept-alive connections', async (t) => {
   const seen: { method?: string; url?: string; headers: IncomingMessage['headers']; body: string }[] = []
-  const { url, agents, sockets } = await receiver(t, (req, res) => {
+  const { url, agents, sockets } = await loopbackReceiver(t, (req, res) => {
     void bodyOf(req).then((body) => {
       seen.push({ method: req.method, url: req.url, headers: req.headers, body })
       res.writeHead(204).end()
@@ -72,7 +57,7 @@ t.test('a POST with the headers, body and path it was given, over kept-alive con
 
 t.test('an answer larger than 4000 bytes gives its excerpt and status at once, and is not read further', async (t) => {
   let closed = false
-  const { url, agents } = await receiver(t, (req, res) => {
+  const { url, agents } = await loopbackReceiver(t, (req, res) => {
     req.resume()
     res.writeHead(200, { 'content-type': 'text/plain' })
     // 5000 bytes, then the body never ends: only dropping it ends the attempt before the timeout.
@@ -91,7 +76,7 @@ t.test('an answer larger than 4000 bytes gives its excerpt and status at once, a
 })
 
 t.test('an answer whose status arrived in time counts, though its body was slow', async (t) => {
-  const { url, agents } = await receiver(t, (req, res) => {
+  const { url, agents } = await loopbackReceiver(t, (req, res) => {
     req.resume()
     res.writeHead(200).write('partial')
   })
@@ -102,7 +87,7 @@ t.test('an answer whose status arrived in time counts, though its body was slow'
 })
 
 t.test('an endpoint that never answers: no answer within the timeout', async (t) => {
-  const { url, agents } = await receiver(t, (req) => req.resume())
+  const { url, agents } = await loopbackReceiver(t, (req) => req.resume())
   const outcome = await postWebhook(post(url, { timeoutMs: 250 }), agents)
   t.same(outcome, {
     statusCode: null,
@@ -116,11 +101,11 @@ t.test('an endpoint that never answers: no answer within the timeout', async (t)
 
 t.test('a redirect is recorded, not followed', async (t) => {
   let followed = false
-  const target = await receiver(t, (_req, res) => {
+  const target = await loopbackReceiver(t, (_req, res) => {
     followed = true
     res.end('ok')
   })
-  const { url, agents } = await receiver(t, (req, res) => {
+  const { url, agents } = await loopbackReceiver(t, (req, res) => {
     req.resume()
     res.writeHead(307, { location: `${target.url}/elsewhere` }).end('moved')
   })
@@ -130,7 +115,7 @@ t.test('a redirect is recorded, not followed', async (t) => {
   t.equal(outcome.responseExcerpt, 'moved')
   t.notOk(followed, 'the target was never called')
 
-  const bare = await receiver(t, (req, res) => {
+  const bare = await loopbackReceiver(t, (req, res) => {
     req.resume()
     res.writeHead(302).end()
   })
@@ -144,7 +129,7 @@ t.test('Retry-After is read on a 429 and a 503 only', async (t) => {
     { status: 500, retryAfter: '7' },
   ]
   let index = 0
-  const { url, agents } = await receiver(t, (req, res) => {
+  const { url, agents } = await loopbackReceiver(t, (req, res) => {
     req.resume()
     const { status, retryAfter } = answers[index++]!
     res.writeHead(status, { 'retry-after': retryAfter }).end()
@@ -170,9 +155,9 @@ t.test('how a connection can fail is said the same way as before undici', async 
   })()
   t.equal((await postWebhook(post(`http://127.0.0.1:${closedPort}/`), agents)).error, 'connection refused')
 
-  const hungUp = await receiver(t, (req) => req.socket.destroy())
+  const hungUp = await loopbackReceiver(t, (req) => req.socket.destroy())
   t.equal((await postWebhook(post(hungUp.url), hungUp.agents)).error, 'connection reset by the endpoint', 'closed')
-  const reset = await receiver(t, (req) => req.socket.resetAndDestroy())
+  const reset = await loopbackReceiver(t, (req) => req.socket.resetAndDestroy())
   t.equal((await postWebhook(post(reset.url), reset.agents)).error, 'connection reset by the endpoint', 'reset')
 
   t.match(
@@ -182,7 +167,7 @@ t.test('how a connection can fail is said the same way as before undici', async 
 })
 
 t.test('a kept-alive connection serves only requests under the address policy it was checked with', async (t) => {
-  const { url, agents, sockets } = await receiver(t, (req, res) => {
+  const { url, agents, sockets } = await loopbackReceiver(t, (req, res) => {
     req.resume()
     res.writeHead(204).end()
   })
@@ -195,7 +180,7 @@ t.test('a kept-alive connection serves only requests under the address policy it
 
 t.test('once the agents are closed, their connections are, and an attempt is still an outcome', async (t) => {
   let closed = false
-  const { url, agents, sockets } = await receiver(t, (req, res) => {
+  const { url, agents, sockets } = await loopbackReceiver(t, (req, res) => {
     req.resume()
     res.writeHead(204).end()
   })

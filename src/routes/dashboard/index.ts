@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify'
+import { pageHeaders } from '../page-headers.js'
 import { readFile } from 'node:fs/promises'
 
 /** `public/dashboard/`, found the same way from `src/` (tsx) and from `dist/` (built). */
@@ -28,17 +29,12 @@ export const DASHBOARD_CSP = [
   "frame-ancestors 'none'",
 ].join('; ')
 
-function securityHeaders(reply: FastifyReply): FastifyReply {
-  return reply.headers({
-    'content-security-policy': DASHBOARD_CSP,
-    'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
-    'x-frame-options': 'DENY',
+const securityHeaders = (reply: FastifyReply) =>
+  pageHeaders(reply, DASHBOARD_CSP, {
     'cross-origin-opener-policy': 'same-origin',
     'cross-origin-resource-policy': 'same-origin',
     'cache-control': 'no-cache',
   })
-}
 
 /** The GM dashboard: its static files read once at start, kept out of the OpenAPI document. */
 const dashboardRoutes: FastifyPluginAsync = async (app) => {

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify'
+import { pageHeaders } from '../page-headers.js'
 import { readdir, readFile } from 'node:fs/promises'
 import packageJson from '../../../package.json' with { type: 'json' }
 
@@ -110,14 +111,7 @@ ${guideList}
 const HOME_CSP =
   "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-function securityHeaders(reply: FastifyReply): FastifyReply {
-  return reply.headers({
-    'content-security-policy': HOME_CSP,
-    'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
-    'x-frame-options': 'DENY',
-  })
-}
+const securityHeaders = (reply: FastifyReply) => pageHeaders(reply, HOME_CSP)
 
 /**
  * `GET /`: a browser (which asks for `text/html`) gets a page saying what Nerve is and leading to
