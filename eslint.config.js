@@ -73,7 +73,8 @@ export default tseslint.config(
     ignores: [
       'dist/',
       'src/generated/',
-      'examples/client/schema.d.ts',
+      'clients/typescript/src/schema.ts',
+      'clients/typescript/dist/',
       'coverage/',
       '.tap/',
       'public/dashboard/',
@@ -97,7 +98,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],
+    files: ['src/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts', 'clients/typescript/src/*.ts'],
     extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
     plugins: { 'import-x': importX },
     languageOptions: {

@@ -5,11 +5,13 @@ import { fileURLToPath } from 'node:url'
 import { OPENAPI_PATH } from '../src/openapi.js'
 
 /**
- * Writes `examples/client/schema.d.ts`, the TypeScript types of the API, from the committed
- * `openapi/openapi.json`. It runs before every type check (`pretypecheck`) and is not
- * committed, so the example client is always checked against the current contract.
+ * Writes `clients/typescript/src/schema.ts`, the TypeScript types of the API, from the committed
+ * `openapi/openapi.json`: the types of the typed client (`@nerve/client`). It runs before every
+ * type check (`pretypecheck`) and before the client is built (`client:build`), and is not
+ * committed, so the client, its compile test and the example VTT are always checked against the
+ * current contract. A `.ts` file of types only, so that building the client emits its `.d.ts`.
  */
-const CLIENT_TYPES_PATH = fileURLToPath(new URL('../examples/client/schema.d.ts', import.meta.url))
+const CLIENT_TYPES_PATH = fileURLToPath(new URL('../clients/typescript/src/schema.ts', import.meta.url))
 
 /*
  * openapi-typescript builds its output with the TypeScript 5 compiler API, which the

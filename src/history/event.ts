@@ -25,7 +25,7 @@ const ActorSchema = Type.Object(
 export type Actor = Static<typeof ActorSchema>
 
 /** What every event carries besides the sheets. */
-const eventFields = {
+export const eventFields = {
   id: Uuid('Event id (UUIDv7).'),
   seq: Type.Integer({ description: 'Position in the campaign’s history: 1, 2, 3… with no gaps.' }),
   campaignId: Uuid('The campaign.'),

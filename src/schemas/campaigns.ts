@@ -4,7 +4,7 @@ import { RULE_SET_IDS } from '../rules/index.js'
 import { FreeObject, Timestamp, Uuid } from './common.js'
 import { ref } from './ref.js'
 
-const RuleSetId = Type.Union(
+export const RuleSetId = Type.Union(
   RULE_SET_IDS.map((id) => Type.Literal(id)),
   { description: 'Which rule set the campaign plays: `shock-meters`, `trauma-table` or `reaction-rolls`.' },
 )

@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox'
 import type { Character } from '../generated/prisma/client.js'
 import { findRuleSet } from '../rules/index.js'
+import { RuleSetId } from './campaigns.js'
 import { FreeObject, PageLimit, Timestamp, Uuid, type Audience } from './common.js'
 import { ref } from './ref.js'
 import { PendingDecisionsSchema, routed } from './resolution.js'
@@ -51,8 +52,21 @@ export function characterView(
   }
 }
 
+/**
+ * A character's body may name its campaign's rule set: optional, and refused when it is another.
+ * It is what a typed client tells the sheets apart by (the document's `CreateCharacter` and
+ * `PatchCharacter` are unions by `ruleset`, src/schemas/typed.ts).
+ */
+const BodyRuleSet = Type.Optional(
+  Type.Union(RuleSetId.anyOf, {
+    description:
+      'The campaign’s rule set, which the sheet is in. Optional: when given it must be the campaign’s (else 422); a typed client sends it to have the sheet checked against that rule set’s schema.',
+  }),
+)
+
 export const CreateCharacterSchema = Type.Object(
   {
+    ruleset: BodyRuleSet,
     name: Type.String({ minLength: 1, maxLength: 200 }),
     sheet: Type.Optional(
       FreeObject(
@@ -66,6 +80,7 @@ export type CreateCharacter = Static<typeof CreateCharacterSchema>
 
 export const PatchCharacterSchema = Type.Object(
   {
+    ruleset: BodyRuleSet,
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     sheet: Type.Optional(
       FreeObject(

@@ -1,4 +1,4 @@
-import { NotFoundError, PreconditionFailedError } from '../errors.js'
+import { InvalidFieldError, NotFoundError, PreconditionFailedError } from '../errors.js'
 import { BUILT_IN } from '../history/event-types.js'
 import { newId } from '../lib/ids.js'
 import { mergePatch } from '../lib/merge-patch.js'
@@ -11,8 +11,19 @@ import { loadCharacter, type Command } from './pipeline.js'
 import { audienceOf } from './public-view.js'
 import { characterView } from '../schemas/characters.js'
 
+/** A body may name the campaign's rule set (a typed client does), never another one. */
+function checkRuleSet(principal: Principal, body: { ruleset?: string | undefined }): void {
+  if (body.ruleset !== undefined && body.ruleset !== principal.campaign.ruleset) {
+    throw new InvalidFieldError(
+      '/body/ruleset',
+      `this campaign plays ${principal.campaign.ruleset}, not ${body.ruleset}: its characters’ sheets are ${principal.campaign.ruleset} sheets`,
+    )
+  }
+}
+
 /** Adds a character: its sheet validated against the campaign's rule set, defaults filled in. */
 export function createCommand(principal: Principal, body: CreateCharacter): Command {
+  checkRuleSet(principal, body)
   return {
     load() {
       const { sheet } = sheetWithSettings(principal, body.sheet ?? {})
@@ -78,6 +89,7 @@ export function patchCommand(
   body: PatchCharacter,
   ifMatch: string | undefined,
 ): Command {
+  checkRuleSet(principal, body)
   const expected = expectedVersion(ifMatch)
   return {
     load: async (repositories) => ({ character: await loadCharacter(repositories, principal, characterId) }),

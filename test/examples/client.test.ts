@@ -34,6 +34,8 @@ t.test('the typed-client example runs end to end against a listening Nerve', asy
     ],
     'the history holds the creation, the roll and the settlement, in order',
   )
+  t.equal(result.violenceFailed, 1, 'the sheet, narrowed to shock-meters, counts the failed notch in Violence')
+  t.match(result.ticket.url, /\/events\/stream\?ticket=nrv_st_/, 'a stream ticket opens the live events')
   t.match(
     result.history.at(-1)?.sheetAfter,
     { stressed: { meter: 'violence', response: 'panic' } },

@@ -78,6 +78,46 @@ t.test('a bad sheet is 422 naming the field under /body/sheet', async (t) => {
   t.same(events.json().data, [], 'and no event was recorded')
 })
 
+t.test('a body may name the campaign’s rule set (as a typed client does), never another one', async (t) => {
+  const { campaign, auth } = await createCampaign(app)
+  const created = await app.inject({
+    method: 'POST',
+    url: charactersUrl(campaign),
+    headers: auth,
+    payload: { ruleset: 'shock-meters', name: 'Vera Okafor' },
+  })
+  t.equal(created.statusCode, 201, 'its own rule set is accepted')
+  const { character } = created.json()
+  t.equal(character.ruleset, 'shock-meters', 'the character is of the campaign’s rule set')
+
+  const other = await app.inject({
+    method: 'POST',
+    url: charactersUrl(campaign),
+    headers: auth,
+    payload: { ruleset: 'trauma-table', name: 'Wrong table' },
+  })
+  t.equal(other.statusCode, 422, 'another rule set is refused')
+  t.same(pointersOf(other.json()), ['/body/ruleset'], 'naming the field')
+  t.match(other.json().detail, /plays shock-meters, not trauma-table/, 'and saying which rule set the campaign plays')
+
+  const patch = (payload: object) =>
+    app.inject({ method: 'PATCH', url: `${charactersUrl(campaign)}/${character.id}`, headers: auth, payload })
+  const renamed = await patch({ ruleset: 'shock-meters', name: 'Vera "Doc" Okafor' })
+  t.equal(renamed.statusCode, 200, 'an edit may name the rule set too')
+  const refused = await patch({ ruleset: 'reaction-rolls', name: 'Nobody' })
+  t.equal(refused.statusCode, 422, 'but not another one')
+  t.same(pointersOf(refused.json()), ['/body/ruleset'], 'naming the field')
+  const unknown = await patch({ ruleset: 'chess', name: 'Nobody' })
+  t.equal(unknown.statusCode, 422, 'an unknown rule set is refused by the schema')
+
+  const events = await app.inject({ url: `/v1/campaigns/${campaign.id}/events`, headers: auth })
+  t.same(
+    events.json().data.map((event: { type: string }) => event.type),
+    ['character.created', 'character.updated'],
+    'the refused requests recorded nothing',
+  )
+})
+
 t.test('GET …/characters pages with a cursor: limit 2 over 5 characters', async (t) => {
   const { campaign, auth } = await createCampaign(app)
   const created: string[] = []

@@ -5,6 +5,7 @@ import fp from 'fastify-plugin'
 import { readFileSync } from 'node:fs'
 import packageJson from '../../../package.json' with { type: 'json' }
 import { PROBLEM_EXAMPLES } from '../../schemas/ref.js'
+import { withTypedSchemas } from '../../schemas/typed.js'
 
 const TAGS = [
   { name: 'Campaigns', description: 'Start here: create a campaign, then use its GM key with "Authorize".' },
@@ -172,6 +173,9 @@ export default fp(
       refResolver: {
         buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}`,
       },
+      // Campaigns, characters and events as unions by rule set and by event type (src/schemas/typed.ts).
+      transformObject: (document) =>
+        'openapiObject' in document ? withTypedSchemas(document.openapiObject) : document.swaggerObject,
     })
     // Its own scope, so the security headers reach Swagger UI's pages and files and nothing else.
     await app.register(async function docs(scope) {
