@@ -1,4 +1,5 @@
-/** What public/docs/swagger-links.js adds to the page, for Swagger UI's `plugins` (src/plugins/external/swagger.ts). */
+/** What public/docs/swagger-links.js and swagger-resolve.js add to the page, for Swagger UI's `plugins` (src/plugins/external/swagger.ts). */
 interface Window {
   NerveSwaggerLinks: (system: any) => object
+  NerveQuickResolve: (system: any) => object
 }

@@ -43,11 +43,16 @@ interface Union {
   id: string
   description: string
   discriminator: 'ruleset' | 'type'
-  /** `oneOf` where the discriminator is always there; `anyOf` where a body may leave it out. */
+  /**
+   * `oneOf` with a `discriminator` where the discriminating property is always there; `anyOf`
+   * without one where a body may leave it out (a character's body takes the campaign's rule set).
+   */
   keyword: 'oneOf' | 'anyOf'
   branches: { value: string; schema: TSchema }[]
   /** Components its branches share, written before them. */
   shared?: TSchema[]
+  /** The union's own examples, where one fits every branch (Swagger UI's "Try it out" body). */
+  examples?: unknown[]
 }
 
 const descriptionOf = (schema: unknown): string | undefined =>
@@ -72,6 +77,8 @@ function byRuleSet(
       `${(base as { description?: string }).description ?? ''} One schema per rule set, told apart by \`ruleset\`.`.trim(),
     discriminator: 'ruleset',
     keyword: optionalRuleSet ? 'anyOf' : 'oneOf',
+    // A body that leaves `ruleset` out takes the campaign's: its example fits every campaign.
+    ...(optionalRuleSet && baseExamples ? { examples: baseExamples } : {}),
     branches: RULE_SETS.map((ruleSet) => {
       const literal = Type.Literal(ruleSet.id, {
         description: descriptionOf(base.properties.ruleset) ?? RULESET_DESCRIPTION,
@@ -353,15 +360,21 @@ function component(schema: unknown): unknown {
 const componentRef = (id: string) => `#/components/schemas/${id}`
 
 function unionComponent(union: Union): unknown {
-  return {
-    [union.keyword]: union.branches.map(({ schema }) => ({ $ref: componentRef((schema as { $id: string }).$id) })),
+  const branches = union.branches.map(({ schema }) => ({ $ref: componentRef((schema as { $id: string }).$id) }))
+  // A discriminator promises its property in every value: only where `ruleset` or `type` is always there.
+  const discriminator = union.keyword === 'oneOf' && {
     discriminator: {
       propertyName: union.discriminator,
       mapping: Object.fromEntries(
         union.branches.map(({ value, schema }) => [value, componentRef((schema as { $id: string }).$id)]),
       ),
     },
+  }
+  return {
+    [union.keyword]: branches,
+    ...discriminator,
     description: union.description,
+    ...(union.examples ? { examples: union.examples } : {}),
   }
 }
 

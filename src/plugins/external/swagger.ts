@@ -51,6 +51,7 @@ const FAVICON = readFileSync(new URL('../../../public/dashboard/favicon.svg', im
 /** `public/docs/`: Nerve's plugin and theme for Swagger UI, served as they are (no build step). */
 const DOCS_DIR = new URL('../../../public/docs/', import.meta.url)
 const LINKS_PLUGIN = readFileSync(new URL('swagger-links.js', DOCS_DIR), 'utf8')
+const RESOLVE_PLUGIN = readFileSync(new URL('swagger-resolve.js', DOCS_DIR), 'utf8')
 const THEME = readFileSync(new URL('swagger-theme.css', DOCS_DIR), 'utf8')
 
 /**
@@ -187,8 +188,12 @@ export default fp(
         theme: {
           title: 'Nerve — API',
           favicon: [{ filename: 'favicon.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: FAVICON }],
-          // Loaded after Swagger UI's scripts and before it starts: defines window.NerveSwaggerLinks.
-          js: [{ filename: 'swagger-links.js', content: LINKS_PLUGIN }],
+          // Loaded after Swagger UI's scripts and before it starts: they define window.NerveSwaggerLinks
+          // and window.NerveQuickResolve.
+          js: [
+            { filename: 'swagger-links.js', content: LINKS_PLUGIN },
+            { filename: 'swagger-resolve.js', content: RESOLVE_PLUGIN },
+          ],
           css: [{ filename: 'swagger-theme.css', content: THEME }],
         },
         logo: { type: 'image/svg+xml', content: Buffer.from(LOGO), href: '/', target: '_self' },
@@ -199,11 +204,13 @@ export default fp(
           displayRequestDuration: true,
           // A search box over the tags ("Characters", "Shock meters"…).
           filter: true,
-          // Swagger UI's own (which fetches the document) and Nerve's, which fills each
-          // operation's ids from the latest answer that produced them (public/docs/swagger-links.js).
+          // Swagger UI's own (which fetches the document) and Nerve's: one fills each operation's ids
+          // from the latest answer that produced them (public/docs/swagger-links.js), one opens an
+          // operation of the typed unions in seconds (public/docs/swagger-resolve.js).
           plugins: [
             browserExpression('SwaggerUIBundle.plugins.DownloadUrl'),
             browserExpression('window.NerveSwaggerLinks'),
+            browserExpression('window.NerveQuickResolve'),
           ],
         },
       })
