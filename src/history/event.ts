@@ -215,6 +215,38 @@ export const CommandResultSchema = Type.Object(
   { $id: 'CommandResult', additionalProperties: false },
 )
 
+/** The data of a stream's last message, sent when the key is revoked or the campaign closed. */
+export const StreamEndSchema = Type.Object(
+  {
+    ended: Type.Enum(['revoked', 'closed'], {
+      description: 'Why the stream ended; also the message’s `event:` name unless `named=false`.',
+    }),
+    reason: Type.String({ description: 'The same, in words.' }),
+  },
+  {
+    $id: 'StreamEnd',
+    additionalProperties: false,
+    examples: [{ ended: 'revoked', reason: 'key revoked' }],
+  },
+)
+
+export type StreamEnd = Static<typeof StreamEndSchema>
+
+/**
+ * The body of the event stream, documented: OpenAPI 3.1 has no schema for the messages of a
+ * `text/event-stream`, so, as an export's lines are, each message's `data` is the content schema.
+ */
+export const StreamTextSchema = {
+  type: 'string',
+  contentMediaType: 'text/event-stream',
+  contentSchema: Type.Union([ref(ListedEventSchema), ref(StreamEndSchema)]),
+  description:
+    'Server-sent events. Each message’s `data` is an event as the history lists it (`ListedEvent`, one schema per event type: without its sheets with `sheets=none`), with `id:` its `seq`; the last message, if the key is revoked or the campaign closed, is a `StreamEnd` without `id:`. Comment lines (`: keep-alive`) keep the connection open.',
+  examples: [
+    ': connected\n\nid: 7\nevent: stress-check\ndata: {"id":"…","seq":7,"type":"stress-check",…}\n\n: keep-alive\n\n',
+  ],
+} as const
+
 export const StreamTicketSchema = Type.Object(
   {
     ticket: Type.String({

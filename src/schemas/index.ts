@@ -28,6 +28,7 @@ import {
   EventListSchema,
   EventSchema,
   ListedEventSchema,
+  StreamEndSchema,
   StreamTicketSchema,
 } from '../history/event.js'
 import { LivenessSchema, ReadinessSchema } from './health.js'
@@ -113,6 +114,7 @@ export const SHARED_SCHEMAS: TSchema[] = uniqueById([
   ArchiveEndSchema,
   ArchiveLineSchema,
   ImportedCampaignSchema,
+  StreamEndSchema,
 ])
 
 /** Actions may share a schema (two passion actions, one outcome); each is registered once. */

@@ -29,6 +29,11 @@ export type ListedEvent = Schemas['ListedEvent']
 /** What a command answers: the event it recorded and the character after it. */
 export type CommandResult = Schemas['CommandResult']
 export type StreamTicket = Schemas['StreamTicket']
+/**
+ * The `data` of an event stream's message, parsed: an event as the history lists it, or, last,
+ * why the stream ended (`'ended' in message`).
+ */
+export type StreamMessage = ListedEvent | Schemas['StreamEnd']
 /** An RFC 9457 problem: what every error answers. */
 export type Problem = Schemas['Problem']
 /** `shock-meters`, `trauma-table` or `reaction-rolls`. */

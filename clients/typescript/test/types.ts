@@ -13,10 +13,12 @@ import {
   type EventOf,
   type EventType,
   type RuleSetId,
+  type StreamMessage,
 } from '../src/index.js'
 
 declare const character: Character
 declare const event: Event
+declare const message: StreamMessage
 
 // A rule set and an event type are enums, not any string.
 const ruleSet: RuleSetId = 'trauma-table'
@@ -120,4 +122,15 @@ export async function flow(baseUrl: string): Promise<void> {
   )
   const url: string = ticket.url
   void [checks, url]
+}
+
+// A stream message is an event, narrowed by its type, or the stream's end.
+if ('ended' in message) {
+  const why: 'revoked' | 'closed' = message.ended
+  void why
+} else if (message.type === 'trauma-roll') {
+  // `null` where a player's key reads a hidden roll.
+  void message.outcome?.roll.finalRow
+  // @ts-expect-error -- a trauma roll's outcome has no `result`
+  void message.outcome?.result
 }

@@ -9,7 +9,9 @@ import {
   EventListSchema,
   EventSchema,
   SheetsOption,
+  StreamTextSchema,
   StreamTicketSchema,
+  type StreamEnd,
 } from '../../history/event.js'
 import { COMMAND_LINKS, EVENT_LINKS } from '../../schemas/links.js'
 import { created, problems, ref } from '../../schemas/ref.js'
@@ -23,10 +25,10 @@ import { commandRoute } from '../command-reply.js'
 import { routeAccess } from '../../plugins/app/route-access.js'
 
 /** The data of a stream's last message, by its event name, which it also carries for `onmessage`. */
-const endings = {
+const endings: Record<StreamEnd['ended'], StreamEnd> = {
   revoked: { ended: 'revoked', reason: 'key revoked' },
   closed: { ended: 'closed', reason: 'campaign closed' },
-} as const
+}
 const EventParams = Type.Object({ campaignId: Uuid('The campaign.'), eventId: Uuid('The event.') })
 
 const DecisionBodySchema = Type.Object(
@@ -151,7 +153,7 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: {
           200: {
             description: 'The stream.',
-            content: { 'text/event-stream': { schema: { type: 'string' } } },
+            content: { 'text/event-stream': { schema: StreamTextSchema } },
           },
           ...problems(400, 401, 404, 422),
         },
