@@ -209,19 +209,22 @@ t.test('the webhook guide’s receiver verifies real deliveries, refuses forgeri
     'the receiver verified and handled the events and the ping',
   )
 
-  const deliveries = (
-    await app.inject({ url: `/v1/campaigns/${campaignId}/webhooks/${webhookId}/deliveries?limit=100`, headers })
-  ).json().data as { id: string; eventType: string; attempts: unknown[] }[]
-  const roll = deliveries.find((delivery) => delivery.eventType === 'stress-check')
+  // The receiver has answered; the dispatcher settles its answers a moment later.
+  const roll = await until('the roll delivered', async () => {
+    const deliveries = (
+      await app.inject({ url: `/v1/campaigns/${campaignId}/webhooks/${webhookId}/deliveries?limit=100`, headers })
+    ).json().data as { id: string; eventType: string; status: string }[]
+    return deliveries.find((delivery) => delivery.eventType === 'stress-check' && delivery.status === 'delivered')
+  })
   const redeliver = await app.inject({
     method: 'POST',
-    url: `/v1/campaigns/${campaignId}/webhooks/${webhookId}/deliveries/${roll?.id}/redeliver`,
+    url: `/v1/campaigns/${campaignId}/webhooks/${webhookId}/deliveries/${roll.id}/redeliver`,
     headers,
   })
   t.equal(redeliver.statusCode, 202, 'the GM redelivers the roll')
   await until('the redelivery', async () => {
     const res = await app.inject({
-      url: `/v1/campaigns/${campaignId}/webhooks/${webhookId}/deliveries/${roll?.id}`,
+      url: `/v1/campaigns/${campaignId}/webhooks/${webhookId}/deliveries/${roll.id}`,
       headers,
     })
     const delivery = res.json<{ status: string; attempts: { statusCode: number | null }[] }>()
