@@ -1,7 +1,10 @@
 import t from 'tap'
 import type { Locator, Page } from 'playwright-core'
 import { buildTestApp } from '../helpers/build-app.js'
-import { accessible, chromiumMissing, launchBrowser, listen } from '../helpers/browser.js'
+import { accessible, chromiumMissing, launchBrowser, listen, SWAGGER_UI_WAIT } from '../helpers/browser.js'
+
+// The whole file may take minutes on a busy machine (package.json gives a file 5).
+t.setTimeout(SWAGGER_UI_WAIT.file)
 
 /** What axe still finds in Swagger UI's own markup (docs/accessibility.md): its headings skip a level. */
 const SWAGGER_UI_OWN = ['heading-order']
@@ -87,11 +90,12 @@ async function showOutcome(block: Locator): Promise<void> {
 
 t.test(
   'a GM creates campaigns, authorizes and resolves each mechanic from the examples in Swagger UI, pasting only the key',
-  { skip: chromiumMissing, timeout: 240_000 },
+  { skip: chromiumMissing, timeout: SWAGGER_UI_WAIT.file },
   async (t) => {
     const app = await buildTestApp(t)
     const baseUrl = await listen(app)
     const { page, screenshot } = await launchBrowser(t)
+    page.setDefaultTimeout(SWAGGER_UI_WAIT.action)
     const pageErrors: string[] = []
     page.on('pageerror', (error) => pageErrors.push(error.message))
     const cspViolations: string[] = []
@@ -102,7 +106,7 @@ t.test(
 
     await page.goto(`${baseUrl}/docs`)
     // Swagger UI lays out the whole document before it shows the first operation: 10 s on a busy machine.
-    await page.locator('.opblock').first().waitFor({ timeout: 60_000 })
+    await page.locator('.opblock').first().waitFor({ timeout: SWAGGER_UI_WAIT.action })
     await screenshot('swagger-1-docs.png')
     await accessible(t, page, '/docs, but for Swagger UI’s own markup', { ignore: SWAGGER_UI_OWN })
 
@@ -214,7 +218,7 @@ t.test(
 
     // Back another day: the key (persistAuthorization) and the latest ids are still there.
     await page.reload()
-    await page.locator('.opblock').first().waitFor({ timeout: 60_000 })
+    await page.locator('.opblock').first().waitFor({ timeout: SWAGGER_UI_WAIT.action })
     const getCampaign = await openOperation(page, 'Campaigns', 'getCampaign')
     t.equal(
       await parameterValue(getCampaign, 'campaignId'),

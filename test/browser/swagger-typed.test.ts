@@ -1,7 +1,10 @@
 import t from 'tap'
 import type { Locator } from 'playwright-core'
 import { buildTestApp } from '../helpers/build-app.js'
-import { chromiumMissing, launchBrowser, listen } from '../helpers/browser.js'
+import { chromiumMissing, launchBrowser, listen, SWAGGER_UI_WAIT } from '../helpers/browser.js'
+
+// The whole file may take minutes on a busy machine (package.json gives a file 5).
+t.setTimeout(SWAGGER_UI_WAIT.file)
 
 // These run inside Chromium (page.evaluate); the project's type check has no DOM library.
 declare const window: any
@@ -15,44 +18,49 @@ declare const window: any
  * whole. Opening an operation resolves its union then: a few seconds with Nerve's resolver
  * (public/docs/swagger-resolve.js), up to 16 s with Swagger UI's own on a busy machine.
  */
-t.test('Swagger UI shows a character and an event of the typed unions', { skip: chromiumMissing }, async (t) => {
-  const app = await buildTestApp(t)
-  const base = await listen(app)
-  const { page } = await launchBrowser(t)
-  await page.goto(`${base}/docs`)
+t.test(
+  'Swagger UI shows a character and an event of the typed unions',
+  { skip: chromiumMissing, timeout: SWAGGER_UI_WAIT.file },
+  async (t) => {
+    const app = await buildTestApp(t)
+    const base = await listen(app)
+    const { page } = await launchBrowser(t)
+    page.setDefaultTimeout(SWAGGER_UI_WAIT.action)
+    await page.goto(`${base}/docs`)
 
-  async function exampleOf(tag: string, operationId: string): Promise<{ block: Locator; example: unknown }> {
-    const block = page.locator(`[id="operations-${tag}-${operationId}"]`)
-    await block.locator('.opblock-summary-control').click({ timeout: 120_000 })
-    const response = block.locator('tr.response[data-code="200"]')
-    const code = response.locator('.example.microlight, .highlight-code pre').first()
-    await code.waitFor({ timeout: 120_000 })
-    return { block, example: JSON.parse((await code.textContent()) ?? 'null') }
-  }
+    async function exampleOf(tag: string, operationId: string): Promise<{ block: Locator; example: unknown }> {
+      const block = page.locator(`[id="operations-${tag}-${operationId}"]`)
+      await block.locator('.opblock-summary-control').click({ timeout: SWAGGER_UI_WAIT.action })
+      const response = block.locator('tr.response[data-code="200"]')
+      const code = response.locator('.example.microlight, .highlight-code pre').first()
+      await code.waitFor({ timeout: SWAGGER_UI_WAIT.action })
+      return { block, example: JSON.parse((await code.textContent()) ?? 'null') }
+    }
 
-  const character = await exampleOf('Characters', 'getCharacter')
-  t.match(
-    character.example,
-    { ruleset: 'shock-meters', sheet: { meters: { violence: { hardened: Number, failed: Number } } } },
-    'the character example is a shock-meters character with its sheet',
-  )
-  const event = await exampleOf('History', 'getEvent')
-  t.match(
-    event.example,
-    {
-      ruleset: 'shock-meters',
-      request: { meter: String, rank: Number },
-      outcome: { result: String },
-      sheetAfter: { meters: { violence: { hardened: Number, failed: Number } } },
-    },
-    'the event example is a stress check, with its request, outcome and sheets',
-  )
+    const character = await exampleOf('Characters', 'getCharacter')
+    t.match(
+      character.example,
+      { ruleset: 'shock-meters', sheet: { meters: { violence: { hardened: Number, failed: Number } } } },
+      'the character example is a shock-meters character with its sheet',
+    )
+    const event = await exampleOf('History', 'getEvent')
+    t.match(
+      event.example,
+      {
+        ruleset: 'shock-meters',
+        request: { meter: String, rank: Number },
+        outcome: { result: String },
+        sheetAfter: { meters: { violence: { hardened: Number, failed: Number } } },
+      },
+      'the event example is a stress check, with its request, outcome and sheets',
+    )
 
-  await character.block.locator('tr.response[data-code="200"]').getByRole('tab', { name: 'Schema' }).click()
-  const schema = character.block.locator('tr.response[data-code="200"] .model-box').first()
-  await schema.waitFor({ timeout: 120_000 })
-  t.match(await schema.textContent(), /Character/, 'the schema view names it')
-})
+    await character.block.locator('tr.response[data-code="200"]').getByRole('tab', { name: 'Schema' }).click()
+    const schema = character.block.locator('tr.response[data-code="200"] .model-box').first()
+    await schema.waitFor({ timeout: SWAGGER_UI_WAIT.action })
+    t.match(await schema.textContent(), /Character/, 'the schema view names it')
+  },
+)
 
 /**
  * public/docs/swagger-resolve.js hands Swagger UI's resolver the document labelled OpenAPI 3.0,
@@ -70,11 +78,12 @@ const RESOLVER_NOTES = [
 
 t.test(
   'Swagger UI resolves operations to the same tree with the quick resolver',
-  { skip: chromiumMissing },
+  { skip: chromiumMissing, timeout: SWAGGER_UI_WAIT.file },
   async (t) => {
     const app = await buildTestApp(t)
     const base = await listen(app)
     const { page } = await launchBrowser(t)
+    page.setDefaultTimeout(SWAGGER_UI_WAIT.action)
     await page.goto(`${base}/docs`)
     await page.waitForFunction(() => typeof window.NerveQuickResolve === 'function')
 

@@ -20,6 +20,13 @@ export const chromiumMissing: string | false = existsSync(CHROMIUM_PATH)
   ? false
   : `Chromium not found at ${CHROMIUM_PATH}: install it (apt-get install -y chromium) to run the browser tests`
 
+/**
+ * Swagger UI on Nerve's document is the heaviest page the tests drive: on a busy 2-core machine
+ * opening one operation can take tens of seconds. Its tests wait long, per action and per file,
+ * so that they fail on a wrong page, never on a slow one.
+ */
+export const SWAGGER_UI_WAIT = { action: 120_000, file: 1_500_000 }
+
 /** The committed screenshots, shown by the README and the docs. */
 export const IMAGES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'images')
 
