@@ -378,9 +378,49 @@ function unionComponent(union: Union): unknown {
   }
 }
 
+/** Every event type's name, once (an action of two rule sets is one type). */
+const eventTypeNames = (which: (entry: EventType) => boolean) => [
+  ...new Set(EVENT_TYPES.filter(({ entry }) => which(entry)).map(({ entry }) => entry.type)),
+]
+const asEnum = (loose: Node, names: string[]): Node => ({ ...loose, type: 'string', enum: names })
+
+/**
+ * Fields of the webhooks' components that name event types, as enums: what a webhook may carry
+ * (every type, and the test delivery's `webhook.ping`), and what an endpoint may subscribe to.
+ * The server checks `eventTypes` itself, against the campaign's rule set, with a message that
+ * names the types it knows, so the loose components keep them strings.
+ */
+const WEBHOOK_TYPE = (loose: Node) => asEnum(loose, [...eventTypeNames(() => true), 'webhook.ping'])
+const SUBSCRIBABLE_TYPES = (loose: Node) => ({
+  ...loose,
+  items: asEnum(
+    loose.items as Node,
+    eventTypeNames((entry) => entry.subscribable),
+  ),
+})
+const ENUM_FIELDS: Record<string, Record<string, (loose: Node) => Node>> = {
+  WebhookPayload: { type: WEBHOOK_TYPE },
+  WebhookDelivery: { eventType: WEBHOOK_TYPE },
+  WebhookEndpoint: { eventTypes: SUBSCRIBABLE_TYPES },
+  CreatedWebhookEndpoint: { eventTypes: SUBSCRIBABLE_TYPES },
+  CreateWebhookEndpoint: { eventTypes: SUBSCRIBABLE_TYPES },
+  UpdateWebhookEndpoint: { eventTypes: SUBSCRIBABLE_TYPES },
+}
+
+function withEnumFields(id: string, schema: unknown): unknown {
+  const fields = ENUM_FIELDS[id]
+  if (!fields) return schema
+  const { properties, ...rest } = schema as Node & { properties: Record<string, Node> }
+  const typed = Object.fromEntries(
+    Object.entries(properties).map(([name, loose]) => [name, fields[name]?.(loose) ?? loose]),
+  )
+  return { ...rest, properties: typed }
+}
+
 /**
  * The document with its resources typed: each loose component replaced by its union, followed
- * by the union's branches. For @fastify/swagger's `transformObject`.
+ * by the union's branches, and the webhooks' event types as enums. For @fastify/swagger's
+ * `transformObject`.
  */
 export function withTypedSchemas<Document extends { components?: { schemas?: Record<string, unknown> } }>(
   document: Document,
@@ -392,7 +432,7 @@ export function withTypedSchemas<Document extends { components?: { schemas?: Rec
   for (const [id, schema] of Object.entries(schemas)) {
     const union = unions.get(id)
     if (!union) {
-      typed[id] = schema
+      typed[id] = withEnumFields(id, schema)
       continue
     }
     for (const shared of union.shared ?? []) typed[(shared as { $id: string }).$id] = component(shared)

@@ -14,6 +14,7 @@ import {
   type EventType,
   type RuleSetId,
   type StreamMessage,
+  type components,
 } from '../src/index.js'
 
 declare const character: Character
@@ -134,3 +135,15 @@ if ('ended' in message) {
   // @ts-expect-error -- a trauma roll's outcome has no `result`
   void message.outcome?.result
 }
+
+// A webhook names event types from the same list.
+const subscription: components['schemas']['CreateWebhookEndpoint'] = {
+  url: 'https://vtt.example.com/hooks/nerve',
+  eventTypes: ['stress-check', 'reveal'],
+}
+// @ts-expect-error -- no such event type to subscribe to
+const noSubscription: components['schemas']['CreateWebhookEndpoint'] = { url: subscription.url, eventTypes: ['roll'] }
+void noSubscription
+declare const payload: components['schemas']['WebhookPayload']
+// @ts-expect-error -- a webhook's type is an event type or `webhook.ping`
+if (payload.type === 'ping') void payload
