@@ -1,5 +1,5 @@
-// A CPU profile of the server under one load: `tsx bench/profile.ts stateful|stateless|echo [seconds] [dir]
-// [pg-port]` (echo: the stateless benchmark's baseline route).
+// A CPU profile of the server under one load: `tsx bench/profile.ts stateful|stateless|bytes|echo [seconds] [dir]
+// [pg-port]` (echo, bytes: the stateless benchmark's baseline routes).
 // Starts its own PostgreSQL and server (node --cpu-prof), runs the load, and prints where the
 // server's CPU went (bench/profile-summary.ts). The .cpuprofile is kept for Chrome DevTools.
 import { mkdirSync, rmSync } from 'node:fs'
@@ -12,11 +12,12 @@ import { summarise } from './profile-summary.js'
 import { ECHO_BODY, RESOLVE_BODY } from './stateless.js'
 import { rollLoad } from './stateful.js'
 
-export type ProfileKind = 'stateful' | 'stateless' | 'echo'
+export type ProfileKind = 'stateful' | 'stateless' | 'bytes' | 'echo'
 
-/** The requests of the stateless benchmark (target 1) and of its baseline, the echo route. */
+/** The requests of the stateless benchmark (target 1) and of its baselines. */
 const POSTS = {
   stateless: { path: '/v1/resolve/shock-meters/stress-check', body: RESOLVE_BODY },
+  bytes: { path: '/bench/bytes', body: RESOLVE_BODY },
   echo: { path: '/bench/echo', body: ECHO_BODY },
 } as const
 
@@ -73,7 +74,7 @@ export async function profile(kind: ProfileKind, seconds: number, workDir: strin
 
 if (process.argv[1]?.endsWith('profile.ts')) {
   pinSelf()
-  const kind = process.argv[2] === 'stateless' || process.argv[2] === 'echo' ? process.argv[2] : 'stateful'
+  const kind = (['stateless', 'bytes', 'echo'] as const).find((name) => name === process.argv[2]) ?? 'stateful'
   const [, , , seconds = '20', workDir = '/tmp/nerve-bench', pgPort = '56544'] = process.argv
   const result = await profile(kind, Number(seconds), workDir, Number(pgPort))
   console.log(

@@ -209,11 +209,11 @@ try {
     const env = { DATABASE_URL: databaseUrl, WEBHOOK_DISPATCHER: 'off', WEBHOOK_ALLOW_PRIVATE: 'true' }
     await withServer('api', env, async (server) => {
       if (only.has('stateless')) {
-        console.log('1. stateless resolve vs echo')
+        console.log('1. stateless resolve vs echo and vs the same bytes')
         const stateless = await benchStateless(server, { runs, seconds, connections: 10 })
         results.stateless = stateless
         console.log(
-          `=> stateless: ${round(stateless.resolveRps, 0)} vs ${round(stateless.echoRps, 0)} req/s = ${pct(stateless.ratio)} (target ≥ 75%)`,
+          `=> stateless: resolve ${round(stateless.resolveRps, 0)}, bytes ${round(stateless.bytesRps, 0)}, echo ${round(stateless.echoRps, 0)} req/s; resolve/bytes ${pct(stateless.ratioToBytes)} (target ≥ 75%), resolve/echo ${pct(stateless.ratio)} (target ≥ 50%)`,
         )
       }
       if (only.has('stateful')) {

@@ -10,6 +10,7 @@ import { getHeapSpaceStatistics } from 'node:v8'
 import Type from 'typebox'
 import { buildApp } from '../dist/app.js'
 import { loadConfig } from '../dist/config.js'
+import { exampleCharacter } from '../dist/rules/shock-meters/examples.js'
 
 const config = loadConfig()
 const app = await buildApp(config)
@@ -25,6 +26,14 @@ app.post(
   '/bench/echo',
   { schema: { hide: true, body: EchoSchema, response: { 200: EchoSchema } } },
   async (request) => request.body,
+)
+
+// The floor of the stateless benchmark: the same body parsed, an answer of the same size and
+// shape (a real resolution, taken once at start) serialised and sent, with no validation and
+// no rules. What the resolve costs beyond this route is what Nerve adds to moving the bytes.
+let bytesAnswer
+app.post('/bench/bytes', { schema: { hide: true } }, async (request, reply) =>
+  reply.type('application/json; charset=utf-8').serializer(JSON.stringify).send(bytesAnswer),
 )
 
 // Server-side latency by label: the time Fastify spent on the request, from its arrival to
@@ -80,6 +89,17 @@ process.on('message', (message) => {
     void app.close().then(() => process.exit(0))
   }
 })
+
+await app.ready()
+const resolved = await app.inject({
+  method: 'POST',
+  url: '/v1/resolve/shock-meters/stress-check',
+  payload: {
+    sheet: exampleCharacter,
+    request: { meter: 'violence', rank: 4, trigger: 'kill-in-fight', response: 'panic' },
+  },
+})
+bytesAnswer = resolved.json()
 
 await app.listen({ port: config.PORT, host: config.HOST })
 process.send?.({ type: 'ready', idle: sample() })

@@ -4,11 +4,15 @@ import type { BenchServer } from './lib/server.js'
 import { median, round } from './lib/stats.js'
 
 export interface StatelessResult {
-  runs: { echo: LoadResult; resolve: LoadResult; ratio: number }[]
+  runs: { echo: LoadResult; bytes: LoadResult; resolve: LoadResult; ratio: number; ratioToBytes: number }[]
   echoRps: number
+  bytesRps: number
   resolveRps: number
   resolveP99: number
+  /** Resolve against the validated echo. */
   ratio: number
+  /** Resolve against the route that moves the same bytes (`/bench/bytes`). */
+  ratioToBytes: number
 }
 
 const json = { 'content-type': 'application/json' }
@@ -23,39 +27,48 @@ export const ECHO_BODY = JSON.stringify({ message: 'Shot the cultist on the stai
 
 /**
  * Target 1: `POST /v1/resolve/shock-meters/stress-check` against a minimal TypeBox-validated
- * echo route on the same server, alternating, `runs` times; each run's ratio, then medians.
+ * echo route and against `/bench/bytes` (the same body in, an answer of the same size out, no
+ * validation) on the same server, in turn, `runs` times; each run's ratios, then medians.
  */
 export async function benchStateless(
   server: BenchServer,
   options: { runs: number; seconds: number; connections: number },
 ): Promise<StatelessResult> {
-  const echo = { url: `${server.url}/bench/echo`, method: 'POST' as const, headers: json, body: ECHO_BODY }
-  const resolve = {
-    url: `${server.url}/v1/resolve/shock-meters/stress-check`,
+  const post = (path: string, body: string) => ({
+    url: `${server.url}${path}`,
     method: 'POST' as const,
     headers: json,
-    body: RESOLVE_BODY,
+    body,
+    connections: options.connections,
+  })
+  const routes = {
+    echo: post('/bench/echo', ECHO_BODY),
+    bytes: post('/bench/bytes', RESOLVE_BODY),
+    resolve: post('/v1/resolve/shock-meters/stress-check', RESOLVE_BODY),
   }
-  // Warm both paths up (JIT, Ajv, inline caches) before anything counts.
-  await load({ ...echo, connections: options.connections, duration: 3 })
-  await load({ ...resolve, connections: options.connections, duration: 3 })
+  // Warm every path up (JIT, Ajv, inline caches) before anything counts.
+  for (const route of Object.values(routes)) await load({ ...route, duration: 3 })
   const runs: StatelessResult['runs'] = []
   for (let run = 0; run < options.runs; run++) {
-    const echoResult = await load({ ...echo, connections: options.connections, duration: options.seconds })
-    const resolveResult = await load({ ...resolve, connections: options.connections, duration: options.seconds })
-    if (echoResult.non2xx || resolveResult.non2xx || echoResult.errors || resolveResult.errors)
-      throw new Error(`stateless run failed: ${JSON.stringify({ echoResult, resolveResult })}`)
-    const ratio = resolveResult.requestsPerSecond / echoResult.requestsPerSecond
-    runs.push({ echo: echoResult, resolve: resolveResult, ratio })
+    const echo = await load({ ...routes.echo, duration: options.seconds })
+    const bytes = await load({ ...routes.bytes, duration: options.seconds })
+    const resolve = await load({ ...routes.resolve, duration: options.seconds })
+    if ([echo, bytes, resolve].some((result) => result.non2xx || result.errors))
+      throw new Error(`stateless run failed: ${JSON.stringify({ echo, bytes, resolve })}`)
+    const ratio = resolve.requestsPerSecond / echo.requestsPerSecond
+    const ratioToBytes = resolve.requestsPerSecond / bytes.requestsPerSecond
+    runs.push({ echo, bytes, resolve, ratio, ratioToBytes })
     console.log(
-      `  run ${run + 1}: echo ${round(echoResult.requestsPerSecond, 0)} req/s, resolve ${round(resolveResult.requestsPerSecond, 0)} req/s (p99 ${resolveResult.p99} ms), ratio ${round(ratio * 100, 0)}%`,
+      `  run ${run + 1}: echo ${round(echo.requestsPerSecond, 0)} req/s, bytes ${round(bytes.requestsPerSecond, 0)} req/s, resolve ${round(resolve.requestsPerSecond, 0)} req/s (p99 ${resolve.p99} ms); resolve/bytes ${round(ratioToBytes * 100, 0)}%, resolve/echo ${round(ratio * 100, 0)}%`,
     )
   }
   return {
     runs,
     echoRps: median(runs.map((r) => r.echo.requestsPerSecond)),
+    bytesRps: median(runs.map((r) => r.bytes.requestsPerSecond)),
     resolveRps: median(runs.map((r) => r.resolve.requestsPerSecond)),
     resolveP99: median(runs.map((r) => r.resolve.p99)),
     ratio: median(runs.map((r) => r.ratio)),
+    ratioToBytes: median(runs.map((r) => r.ratioToBytes)),
   }
 }
