@@ -215,6 +215,10 @@ try {
         console.log(
           `=> stateless: resolve ${round(stateless.resolveRps, 0)}, bytes ${round(stateless.bytesRps, 0)}, echo ${round(stateless.echoRps, 0)} req/s; resolve/bytes ${pct(stateless.ratioToBytes)} (target ≥ 75%), resolve/echo ${pct(stateless.ratio)} (target ≥ 50%)`,
         )
+        const cpu = stateless.cpuPerRequestUs
+        console.log(
+          `=> stateless, server CPU per request: resolve ${round(cpu.resolve, 0)} µs, bytes ${round(cpu.bytes, 0)} µs, echo ${round(cpu.echo, 0)} µs; resolve/bytes ${pct(stateless.cpuRatioToBytes)}, resolve/echo ${pct(stateless.cpuRatio)}`,
+        )
       }
       if (only.has('stateful')) {
         console.log('2. stateful roll vs pgbench')

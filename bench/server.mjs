@@ -1,7 +1,7 @@
 // The server the benchmarks load: Nerve as the Docker image runs it — compiled (`npm run
 // build`, dist/), plain `node`, production logger — plus the baseline route and the measuring
 // hooks the benchmarks need. Started by bench/lib/server.ts, pinned to its own core, driven
-// over IPC (messages: memory, timings, profile-start, profile-stop, stop).
+// over IPC (messages: memory, cpu, timings, profile-start, profile-stop, stop).
 // First, as in dist/server.js: the V8 flags the service runs with.
 import '../dist/runtime-flags.js'
 import { writeFileSync } from 'node:fs'
@@ -81,6 +81,7 @@ async function profile(message) {
 process.on('message', (message) => {
   if (message.type === 'profile-start' || message.type === 'profile-stop') void profile(message)
   else if (message.type === 'memory') process.send?.({ type: 'memory', current: sample(), peak })
+  else if (message.type === 'cpu') process.send?.({ type: 'cpu', usage: process.cpuUsage() })
   else if (message.type === 'timings') {
     process.send?.({ type: 'timings', timings: Object.fromEntries(timings) })
     if (message.reset) timings.clear()

@@ -1,18 +1,32 @@
 import { exampleCharacter } from '../src/rules/shock-meters/examples.js'
-import { load, type LoadResult } from './lib/load.js'
+import { load, type LoadOptions, type LoadResult } from './lib/load.js'
 import type { BenchServer } from './lib/server.js'
 import { median, round } from './lib/stats.js'
 
+/** One load on one route, with the server's CPU time per request it served. */
+interface RouteRun extends LoadResult {
+  cpuPerRequestUs: number
+}
+
+type Route = 'echo' | 'bytes' | 'resolve'
+
 export interface StatelessResult {
-  runs: { echo: LoadResult; bytes: LoadResult; resolve: LoadResult; ratio: number; ratioToBytes: number }[]
+  runs: (Record<Route, RouteRun> & { ratio: number; ratioToBytes: number; cpuRatio: number; cpuRatioToBytes: number })[]
   echoRps: number
   bytesRps: number
   resolveRps: number
   resolveP99: number
-  /** Resolve against the validated echo. */
+  /** Resolve against the validated echo, in requests per second. */
   ratio: number
-  /** Resolve against the route that moves the same bytes (`/bench/bytes`). */
+  /** Resolve against the route that moves the same bytes (`/bench/bytes`), in requests per second. */
   ratioToBytes: number
+  /**
+   * The same two ratios from the server's CPU time per request (the baseline's over the
+   * resolve's): what a core of its own would give, and far less disturbed by a busy machine.
+   */
+  cpuRatio: number
+  cpuRatioToBytes: number
+  cpuPerRequestUs: Record<Route, number>
 }
 
 const json = { 'content-type': 'application/json' }
@@ -41,34 +55,56 @@ export async function benchStateless(
     body,
     connections: options.connections,
   })
-  const routes = {
+  const routes: Record<Route, LoadOptions> = {
     echo: post('/bench/echo', ECHO_BODY),
     bytes: post('/bench/bytes', RESOLVE_BODY),
     resolve: post('/v1/resolve/shock-meters/stress-check', RESOLVE_BODY),
   }
+  const measured = async (route: Route, duration: number): Promise<RouteRun> => {
+    const before = await server.cpu()
+    const result = await load({ ...routes[route], duration })
+    return { ...result, cpuPerRequestUs: ((await server.cpu()) - before) / result.requests }
+  }
   // Warm every path up (JIT, Ajv, inline caches) before anything counts.
-  for (const route of Object.values(routes)) await load({ ...route, duration: 3 })
+  for (const route of Object.keys(routes) as Route[]) await measured(route, 3)
   const runs: StatelessResult['runs'] = []
   for (let run = 0; run < options.runs; run++) {
-    const echo = await load({ ...routes.echo, duration: options.seconds })
-    const bytes = await load({ ...routes.bytes, duration: options.seconds })
-    const resolve = await load({ ...routes.resolve, duration: options.seconds })
+    const echo = await measured('echo', options.seconds)
+    const bytes = await measured('bytes', options.seconds)
+    const resolve = await measured('resolve', options.seconds)
     if ([echo, bytes, resolve].some((result) => result.non2xx || result.errors))
       throw new Error(`stateless run failed: ${JSON.stringify({ echo, bytes, resolve })}`)
-    const ratio = resolve.requestsPerSecond / echo.requestsPerSecond
-    const ratioToBytes = resolve.requestsPerSecond / bytes.requestsPerSecond
-    runs.push({ echo, bytes, resolve, ratio, ratioToBytes })
+    const ratios = {
+      ratio: resolve.requestsPerSecond / echo.requestsPerSecond,
+      ratioToBytes: resolve.requestsPerSecond / bytes.requestsPerSecond,
+      cpuRatio: echo.cpuPerRequestUs / resolve.cpuPerRequestUs,
+      cpuRatioToBytes: bytes.cpuPerRequestUs / resolve.cpuPerRequestUs,
+    }
+    runs.push({ echo, bytes, resolve, ...ratios })
+    const show = (result: RouteRun) =>
+      `${round(result.requestsPerSecond, 0)} req/s, ${round(result.cpuPerRequestUs, 0)} µs CPU each`
     console.log(
-      `  run ${run + 1}: echo ${round(echo.requestsPerSecond, 0)} req/s, bytes ${round(bytes.requestsPerSecond, 0)} req/s, resolve ${round(resolve.requestsPerSecond, 0)} req/s (p99 ${resolve.p99} ms); resolve/bytes ${round(ratioToBytes * 100, 0)}%, resolve/echo ${round(ratio * 100, 0)}%`,
+      `  run ${run + 1}: echo ${show(echo)}; bytes ${show(bytes)}; resolve ${show(resolve)} (p99 ${resolve.p99} ms)`,
+    )
+    console.log(
+      `    resolve/bytes ${round(ratios.ratioToBytes * 100, 0)}% (CPU ${round(ratios.cpuRatioToBytes * 100, 0)}%), resolve/echo ${round(ratios.ratio * 100, 0)}% (CPU ${round(ratios.cpuRatio * 100, 0)}%)`,
     )
   }
+  const medianOf = (pick: (run: StatelessResult['runs'][number]) => number) => median(runs.map(pick))
   return {
     runs,
-    echoRps: median(runs.map((r) => r.echo.requestsPerSecond)),
-    bytesRps: median(runs.map((r) => r.bytes.requestsPerSecond)),
-    resolveRps: median(runs.map((r) => r.resolve.requestsPerSecond)),
-    resolveP99: median(runs.map((r) => r.resolve.p99)),
-    ratio: median(runs.map((r) => r.ratio)),
-    ratioToBytes: median(runs.map((r) => r.ratioToBytes)),
+    echoRps: medianOf((r) => r.echo.requestsPerSecond),
+    bytesRps: medianOf((r) => r.bytes.requestsPerSecond),
+    resolveRps: medianOf((r) => r.resolve.requestsPerSecond),
+    resolveP99: medianOf((r) => r.resolve.p99),
+    ratio: medianOf((r) => r.ratio),
+    ratioToBytes: medianOf((r) => r.ratioToBytes),
+    cpuRatio: medianOf((r) => r.cpuRatio),
+    cpuRatioToBytes: medianOf((r) => r.cpuRatioToBytes),
+    cpuPerRequestUs: {
+      echo: medianOf((r) => r.echo.cpuPerRequestUs),
+      bytes: medianOf((r) => r.bytes.cpuPerRequestUs),
+      resolve: medianOf((r) => r.resolve.cpuPerRequestUs),
+    },
   }
 }
