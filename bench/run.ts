@@ -446,7 +446,9 @@ try {
     console.log('8. CPU profile of the stateful path')
     const summary = await profile('stateful', Math.max(seconds, 15), workDir, pgPort + 1)
     results.profile = summary
-    console.log(`  ${summary.file}`)
+    console.log(
+      `  ${summary.file}: ${summary.processCpuPerRequestUs} µs of server CPU per roll (target ≤ 500), ${summary.cpuPerRequestUs} µs sampled`,
+    )
     for (const { area, share } of summary.areas.slice(0, 12)) console.log(`  ${share.padStart(6)}  ${area}`)
     for (const { name, share } of summary.functions.slice(0, 12)) console.log(`  ${share.padStart(6)}  ${name}`)
   }
