@@ -40,6 +40,9 @@ export function areaOf(node: ProfileNode): string {
   const { functionName, url } = node.callFrame
   if (functionName === '(garbage collector)') return 'GC'
   if (functionName === '(idle)' || functionName === '(program)') return functionName
+  // Code built with `new Function` (TypeBox's compiled checks, Ajv's validators) has no URL
+  // but a line; native functions have neither.
+  if (url === '' && node.callFrame.lineNumber >= 0) return 'compiled schema checks (TypeBox, Ajv)'
   for (const [pattern, area] of AREAS) if (pattern.test(url)) return area
   return url ? 'other' : 'Node.js core / native'
 }

@@ -209,11 +209,15 @@ try {
     const env = { DATABASE_URL: databaseUrl, WEBHOOK_DISPATCHER: 'off', WEBHOOK_ALLOW_PRIVATE: 'true' }
     await withServer('api', env, async (server) => {
       if (only.has('stateless')) {
-        console.log('1. stateless resolve vs echo')
+        console.log('1. stateless resolve vs echo and vs the same bytes')
         const stateless = await benchStateless(server, { runs, seconds, connections: 10 })
         results.stateless = stateless
         console.log(
-          `=> stateless: ${round(stateless.resolveRps, 0)} vs ${round(stateless.echoRps, 0)} req/s = ${pct(stateless.ratio)} (target ≥ 75%)`,
+          `=> stateless: resolve ${round(stateless.resolveRps, 0)}, bytes ${round(stateless.bytesRps, 0)}, echo ${round(stateless.echoRps, 0)} req/s; resolve/bytes ${pct(stateless.ratioToBytes)} (target ≥ 75%), resolve/echo ${pct(stateless.ratio)} (target ≥ 50%)`,
+        )
+        const cpu = stateless.cpuPerRequestUs
+        console.log(
+          `=> stateless, server CPU per request: resolve ${round(cpu.resolve, 0)} µs, bytes ${round(cpu.bytes, 0)} µs, echo ${round(cpu.echo, 0)} µs; resolve/bytes ${pct(stateless.cpuRatioToBytes)}, resolve/echo ${pct(stateless.cpuRatio)}`,
         )
       }
       if (only.has('stateful')) {
@@ -442,7 +446,9 @@ try {
     console.log('8. CPU profile of the stateful path')
     const summary = await profile('stateful', Math.max(seconds, 15), workDir, pgPort + 1)
     results.profile = summary
-    console.log(`  ${summary.file}`)
+    console.log(
+      `  ${summary.file}: ${summary.processCpuPerRequestUs} µs of server CPU per roll (target ≤ 500), ${summary.cpuPerRequestUs} µs sampled`,
+    )
     for (const { area, share } of summary.areas.slice(0, 12)) console.log(`  ${share.padStart(6)}  ${area}`)
     for (const { name, share } of summary.functions.slice(0, 12)) console.log(`  ${share.padStart(6)}  ${name}`)
   }

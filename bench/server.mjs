@@ -1,7 +1,7 @@
 // The server the benchmarks load: Nerve as the Docker image runs it — compiled (`npm run
 // build`, dist/), plain `node`, production logger — plus the baseline route and the measuring
 // hooks the benchmarks need. Started by bench/lib/server.ts, pinned to its own core, driven
-// over IPC (messages: memory, timings, profile-start, profile-stop, stop).
+// over IPC (messages: memory, cpu, timings, profile-start, profile-stop, stop).
 // First, as in dist/server.js: the V8 flags the service runs with.
 import '../dist/runtime-flags.js'
 import { writeFileSync } from 'node:fs'
@@ -10,6 +10,7 @@ import { getHeapSpaceStatistics } from 'node:v8'
 import Type from 'typebox'
 import { buildApp } from '../dist/app.js'
 import { loadConfig } from '../dist/config.js'
+import { exampleCharacter } from '../dist/rules/shock-meters/examples.js'
 
 const config = loadConfig()
 const app = await buildApp(config)
@@ -25,6 +26,14 @@ app.post(
   '/bench/echo',
   { schema: { hide: true, body: EchoSchema, response: { 200: EchoSchema } } },
   async (request) => request.body,
+)
+
+// The floor of the stateless benchmark: the same body parsed, an answer of the same size and
+// shape (a real resolution, taken once at start) serialised and sent, with no validation and
+// no rules. What the resolve costs beyond this route is what Nerve adds to moving the bytes.
+let bytesAnswer
+app.post('/bench/bytes', { schema: { hide: true } }, async (request, reply) =>
+  reply.type('application/json; charset=utf-8').serializer(JSON.stringify).send(bytesAnswer),
 )
 
 // Server-side latency by label: the time Fastify spent on the request, from its arrival to
@@ -72,6 +81,7 @@ async function profile(message) {
 process.on('message', (message) => {
   if (message.type === 'profile-start' || message.type === 'profile-stop') void profile(message)
   else if (message.type === 'memory') process.send?.({ type: 'memory', current: sample(), peak })
+  else if (message.type === 'cpu') process.send?.({ type: 'cpu', usage: process.cpuUsage() })
   else if (message.type === 'timings') {
     process.send?.({ type: 'timings', timings: Object.fromEntries(timings) })
     if (message.reset) timings.clear()
@@ -80,6 +90,17 @@ process.on('message', (message) => {
     void app.close().then(() => process.exit(0))
   }
 })
+
+await app.ready()
+const resolved = await app.inject({
+  method: 'POST',
+  url: '/v1/resolve/shock-meters/stress-check',
+  payload: {
+    sheet: exampleCharacter,
+    request: { meter: 'violence', rank: 4, trigger: 'kill-in-fight', response: 'panic' },
+  },
+})
+bytesAnswer = resolved.json()
 
 await app.listen({ port: config.PORT, host: config.HOST })
 process.send?.({ type: 'ready', idle: sample() })

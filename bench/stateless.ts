@@ -1,14 +1,32 @@
 import { exampleCharacter } from '../src/rules/shock-meters/examples.js'
-import { load, type LoadResult } from './lib/load.js'
+import { load, type LoadOptions, type LoadResult } from './lib/load.js'
 import type { BenchServer } from './lib/server.js'
 import { median, round } from './lib/stats.js'
 
+/** One load on one route, with the server's CPU time per request it served. */
+interface RouteRun extends LoadResult {
+  cpuPerRequestUs: number
+}
+
+type Route = 'echo' | 'bytes' | 'resolve'
+
 export interface StatelessResult {
-  runs: { echo: LoadResult; resolve: LoadResult; ratio: number }[]
+  runs: (Record<Route, RouteRun> & { ratio: number; ratioToBytes: number; cpuRatio: number; cpuRatioToBytes: number })[]
   echoRps: number
+  bytesRps: number
   resolveRps: number
   resolveP99: number
+  /** Resolve against the validated echo, in requests per second. */
   ratio: number
+  /** Resolve against the route that moves the same bytes (`/bench/bytes`), in requests per second. */
+  ratioToBytes: number
+  /**
+   * The same two ratios from the server's CPU time per request (the baseline's over the
+   * resolve's): what a core of its own would give, and far less disturbed by a busy machine.
+   */
+  cpuRatio: number
+  cpuRatioToBytes: number
+  cpuPerRequestUs: Record<Route, number>
 }
 
 const json = { 'content-type': 'application/json' }
@@ -23,39 +41,70 @@ export const ECHO_BODY = JSON.stringify({ message: 'Shot the cultist on the stai
 
 /**
  * Target 1: `POST /v1/resolve/shock-meters/stress-check` against a minimal TypeBox-validated
- * echo route on the same server, alternating, `runs` times; each run's ratio, then medians.
+ * echo route and against `/bench/bytes` (the same body in, an answer of the same size out, no
+ * validation) on the same server, in turn, `runs` times; each run's ratios, then medians.
  */
 export async function benchStateless(
   server: BenchServer,
   options: { runs: number; seconds: number; connections: number },
 ): Promise<StatelessResult> {
-  const echo = { url: `${server.url}/bench/echo`, method: 'POST' as const, headers: json, body: ECHO_BODY }
-  const resolve = {
-    url: `${server.url}/v1/resolve/shock-meters/stress-check`,
+  const post = (path: string, body: string) => ({
+    url: `${server.url}${path}`,
     method: 'POST' as const,
     headers: json,
-    body: RESOLVE_BODY,
+    body,
+    connections: options.connections,
+  })
+  const routes: Record<Route, LoadOptions> = {
+    echo: post('/bench/echo', ECHO_BODY),
+    bytes: post('/bench/bytes', RESOLVE_BODY),
+    resolve: post('/v1/resolve/shock-meters/stress-check', RESOLVE_BODY),
   }
-  // Warm both paths up (JIT, Ajv, inline caches) before anything counts.
-  await load({ ...echo, connections: options.connections, duration: 3 })
-  await load({ ...resolve, connections: options.connections, duration: 3 })
+  const measured = async (route: Route, duration: number): Promise<RouteRun> => {
+    const before = await server.cpu()
+    const result = await load({ ...routes[route], duration })
+    return { ...result, cpuPerRequestUs: ((await server.cpu()) - before) / result.requests }
+  }
+  // Warm every path up (JIT, Ajv, inline caches) before anything counts.
+  for (const route of Object.keys(routes) as Route[]) await measured(route, 3)
   const runs: StatelessResult['runs'] = []
   for (let run = 0; run < options.runs; run++) {
-    const echoResult = await load({ ...echo, connections: options.connections, duration: options.seconds })
-    const resolveResult = await load({ ...resolve, connections: options.connections, duration: options.seconds })
-    if (echoResult.non2xx || resolveResult.non2xx || echoResult.errors || resolveResult.errors)
-      throw new Error(`stateless run failed: ${JSON.stringify({ echoResult, resolveResult })}`)
-    const ratio = resolveResult.requestsPerSecond / echoResult.requestsPerSecond
-    runs.push({ echo: echoResult, resolve: resolveResult, ratio })
+    const echo = await measured('echo', options.seconds)
+    const bytes = await measured('bytes', options.seconds)
+    const resolve = await measured('resolve', options.seconds)
+    if ([echo, bytes, resolve].some((result) => result.non2xx || result.errors))
+      throw new Error(`stateless run failed: ${JSON.stringify({ echo, bytes, resolve })}`)
+    const ratios = {
+      ratio: resolve.requestsPerSecond / echo.requestsPerSecond,
+      ratioToBytes: resolve.requestsPerSecond / bytes.requestsPerSecond,
+      cpuRatio: echo.cpuPerRequestUs / resolve.cpuPerRequestUs,
+      cpuRatioToBytes: bytes.cpuPerRequestUs / resolve.cpuPerRequestUs,
+    }
+    runs.push({ echo, bytes, resolve, ...ratios })
+    const show = (result: RouteRun) =>
+      `${round(result.requestsPerSecond, 0)} req/s, ${round(result.cpuPerRequestUs, 0)} µs CPU each`
     console.log(
-      `  run ${run + 1}: echo ${round(echoResult.requestsPerSecond, 0)} req/s, resolve ${round(resolveResult.requestsPerSecond, 0)} req/s (p99 ${resolveResult.p99} ms), ratio ${round(ratio * 100, 0)}%`,
+      `  run ${run + 1}: echo ${show(echo)}; bytes ${show(bytes)}; resolve ${show(resolve)} (p99 ${resolve.p99} ms)`,
+    )
+    console.log(
+      `    resolve/bytes ${round(ratios.ratioToBytes * 100, 0)}% (CPU ${round(ratios.cpuRatioToBytes * 100, 0)}%), resolve/echo ${round(ratios.ratio * 100, 0)}% (CPU ${round(ratios.cpuRatio * 100, 0)}%)`,
     )
   }
+  const medianOf = (pick: (run: StatelessResult['runs'][number]) => number) => median(runs.map(pick))
   return {
     runs,
-    echoRps: median(runs.map((r) => r.echo.requestsPerSecond)),
-    resolveRps: median(runs.map((r) => r.resolve.requestsPerSecond)),
-    resolveP99: median(runs.map((r) => r.resolve.p99)),
-    ratio: median(runs.map((r) => r.ratio)),
+    echoRps: medianOf((r) => r.echo.requestsPerSecond),
+    bytesRps: medianOf((r) => r.bytes.requestsPerSecond),
+    resolveRps: medianOf((r) => r.resolve.requestsPerSecond),
+    resolveP99: medianOf((r) => r.resolve.p99),
+    ratio: medianOf((r) => r.ratio),
+    ratioToBytes: medianOf((r) => r.ratioToBytes),
+    cpuRatio: medianOf((r) => r.cpuRatio),
+    cpuRatioToBytes: medianOf((r) => r.cpuRatioToBytes),
+    cpuPerRequestUs: {
+      echo: medianOf((r) => r.echo.cpuPerRequestUs),
+      bytes: medianOf((r) => r.bytes.cpuPerRequestUs),
+      resolve: medianOf((r) => r.resolve.cpuPerRequestUs),
+    },
   }
 }

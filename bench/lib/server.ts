@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 /** Messages bench/server.mjs understands. */
 type ToServer =
   | { type: 'memory' }
+  | { type: 'cpu' }
   | { type: 'timings'; reset: boolean }
   | { type: 'profile-start' }
   | { type: 'profile-stop'; file: string }
@@ -78,6 +79,8 @@ export interface BenchServer {
   url: string
   idle: MemorySample
   memory(): Promise<{ current: MemorySample; peak: MemorySample }>
+  /** The server process's CPU time so far (user and system, every thread), in µs. */
+  cpu(): Promise<number>
   timings(reset?: boolean): Promise<Timings>
   startProfile(): Promise<void>
   /** Writes the CPU profile taken since startProfile to `file`. */
@@ -153,6 +156,10 @@ export async function startServer(options: ServerOptions): Promise<BenchServer> 
     url: `http://127.0.0.1:${options.port}`,
     idle: ready.idle,
     memory: () => request(child, { type: 'memory' }, 'memory'),
+    cpu: async () => {
+      const { usage } = await request<{ usage: NodeJS.CpuUsage }>(child, { type: 'cpu' }, 'cpu')
+      return usage.user + usage.system
+    },
     timings: async (reset = true) =>
       (await request<{ timings: Timings }>(child, { type: 'timings', reset }, 'timings')).timings,
     startProfile: async () => void (await request(child, { type: 'profile-start' }, 'profile-started')),

@@ -5,10 +5,11 @@ import { Compile } from 'typebox/compile'
 import { Settings } from 'typebox/system'
 import { Value } from 'typebox/value'
 import { explainIssues, type FieldIssue } from '../../src/lib/schema-issues.js'
-import { compileDefaults, fillKeepsValid } from '../../src/rules/defaults.js'
+import { cloneJson, compileDefaults, fillKeepsValid } from '../../src/rules/defaults.js'
 import { DiceRequestSchema } from '../../src/rules/dice.js'
 import { RuleError } from '../../src/rules/errors.js'
 import { RULE_SETS } from '../../src/rules/index.js'
+import { resolveAction } from '../../src/rules/rule-set.js'
 import { parseWith, passesAsIs } from '../../src/rules/parse.js'
 import { exampleSheets } from '../../src/rules/shock-meters/index.js'
 import { ShockMetersSheetSchema } from '../../src/rules/shock-meters/sheet-schema.js'
@@ -454,6 +455,51 @@ for (const testCase of casesOf()) {
     )
     t.ok(through > 0 || !fillKeepsValid(schema), `${through} of ${RUNS} values were let through`)
   })
+}
+
+// A sheet that passes as it is is no longer copied on its way into the rules: the rules and
+// everything after them must leave it as it was, and give what they gave on a copy.
+for (const ruleSet of RULE_SETS) {
+  const sheetCase = casesOf().find((testCase) => testCase.schema === ruleSet.sheet)!
+  const { passing } = arbitrariesOf(sheetCase)
+  const settings = ruleSet.normalizeSettings({})
+  const rolls = ruleSet.actions.flatMap((action) => examplesOf(action.request).map((request) => ({ action, request })))
+
+  t.test(
+    `${ruleSet.id}: a valid sheet taken without a copy is left unchanged by the rules, which give what they gave on a copy`,
+    async (t) => {
+      let taken = 0
+      fc.assert(
+        fc.property(
+          passing,
+          fc.nat(),
+          fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 100 })),
+          (original, pick, face) => {
+            const input = structuredClone(original)
+            const outcome = (sheet: unknown) => {
+              try {
+                const normalized = ruleSet.normalizeSheet(sheet, settings)
+                const { action, request } = rolls[pick % rolls.length]!
+                const dice = { source: 'provided' as const, faces: Array.from({ length: 12 }, () => face) }
+                const { sheet: after, outcome } = resolveAction(ruleSet, action, { sheet: normalized, request, dice })
+                return { normalized, after, outcome }
+              } catch (error) {
+                if (error instanceof RuleError) return { refused: error.code }
+                throw error
+              }
+            }
+            const onCopy = outcome(cloneJson(input))
+            if (passesAsIs(ruleSet.sheet, input)) taken++
+            const asTaken = outcome(input)
+            expectSame(input, original, 'the sheet sent, after normalising and resolving on it')
+            expectSame(asTaken, onCopy, 'the sheet normalised and resolved, against the same on a copy')
+          },
+        ),
+        { numRuns: RUNS },
+      )
+      t.ok(taken > 0, `${taken} of ${RUNS} sheets were taken as they are`)
+    },
+  )
 }
 
 // TypeBox tries a union's branches on its own Clone of the value, and Clone leaves out fields

@@ -17,7 +17,6 @@ import {
   type ShockMetersSettings,
   type ShockMetersSheet,
 } from './sheet-schema.js'
-import { cloneJson } from '../defaults.js'
 import { parseWith, passesAsIs } from '../parse.js'
 
 const DerivedFields = ['abilities', 'totalHardened', 'burnedOut'] as const
@@ -25,9 +24,10 @@ const DerivedFields = ['abilities', 'totalHardened', 'burnedOut'] as const
 /** Fills defaults, checks the sheet, and recomputes abilities, total hardened and burn-out. */
 export function normalizeSheet(input: unknown): ShockMetersSheet {
   // Derived fields are recomputed, so whatever a caller sent back in them is not checked; a
-  // complete sheet whose derived fields are in range (as Nerve returns it) is only copied.
+  // complete sheet whose derived fields are in range (as Nerve returns it) is taken as it is,
+  // not copied: nothing changes a sheet in place (the rules build a new one from what they change).
   const sheet = passesAsIs(ShockMetersSheetSchema, input)
-    ? cloneJson(input as ShockMetersSheet)
+    ? (input as ShockMetersSheet)
     : parseWith(ShockMetersSheetSchema, withoutDerived(input), '/sheet', 'SHEET_INVALID')
   requireUniqueNames(sheet.identities, '/sheet/identities', 'identity')
   requireUniqueNames(sheet.relationships, '/sheet/relationships', 'relationship')
