@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import type { Locator } from 'playwright-core'
 import { buildTestApp } from '../helpers/build-app.js'
 import { chromiumMissing, launchBrowser, listen, SWAGGER_UI_WAIT } from '../helpers/browser.js'
@@ -8,6 +8,16 @@ t.setTimeout(SWAGGER_UI_WAIT.file)
 
 // These run inside Chromium (page.evaluate); the project's type check has no DOM library.
 declare const window: any
+
+/** Nerve, and Swagger UI on its /docs in a fresh Chromium, waiting as Swagger UI needs. */
+async function openDocs(t: Test) {
+  const app = await buildTestApp(t)
+  const base = await listen(app)
+  const { page } = await launchBrowser(t)
+  page.setDefaultTimeout(SWAGGER_UI_WAIT.action)
+  await page.goto(`${base}/docs`)
+  return page
+}
 
 /**
  * The document's unions (a character by rule set, an event by type: src/schemas/typed.ts) as
@@ -22,11 +32,7 @@ t.test(
   'Swagger UI shows a character and an event of the typed unions',
   { skip: chromiumMissing, timeout: SWAGGER_UI_WAIT.file },
   async (t) => {
-    const app = await buildTestApp(t)
-    const base = await listen(app)
-    const { page } = await launchBrowser(t)
-    page.setDefaultTimeout(SWAGGER_UI_WAIT.action)
-    await page.goto(`${base}/docs`)
+    const page = await openDocs(t)
 
     async function exampleOf(tag: string, operationId: string): Promise<{ block: Locator; example: unknown }> {
       const block = page.locator(`[id="operations-${tag}-${operationId}"]`)
@@ -80,11 +86,7 @@ t.test(
   'Swagger UI resolves operations to the same tree with the quick resolver',
   { skip: chromiumMissing, timeout: SWAGGER_UI_WAIT.file },
   async (t) => {
-    const app = await buildTestApp(t)
-    const base = await listen(app)
-    const { page } = await launchBrowser(t)
-    page.setDefaultTimeout(SWAGGER_UI_WAIT.action)
-    await page.goto(`${base}/docs`)
+    const page = await openDocs(t)
     await page.waitForFunction(() => typeof window.NerveQuickResolve === 'function')
 
     const paths = [
