@@ -2,6 +2,7 @@ import t from 'tap'
 import type { Page } from 'playwright-core'
 import { buildTestApp } from '../helpers/build-app.js'
 import { accessible, chromiumMissing, launchBrowser, listen } from '../helpers/browser.js'
+import { createCampaign as openNewCampaign } from '../helpers/console.js'
 
 // These run inside Chromium (page.evaluate); the project's type check has no DOM library.
 declare const document: any
@@ -21,11 +22,7 @@ async function choose(page: Page, character: string, action: string): Promise<vo
 }
 
 async function createCampaign(page: Page, name: string): Promise<void> {
-  if (!(await page.locator('#new-campaign-name').isVisible())) await page.getByText('Open or create a campaign').click()
-  await page.locator('#new-campaign-name').fill(name)
-  await page.getByLabel('Rule set').selectOption('shock-meters')
-  await page.getByRole('button', { name: 'Create campaign' }).click()
-  await page.locator('#stream-state[data-state="live"]').waitFor()
+  await openNewCampaign(page, name)
   await page.getByRole('heading', { name: 'Keep these now' }).waitFor()
   await page.getByRole('button', { name: 'I have saved them' }).click()
 }
@@ -204,7 +201,7 @@ t.test(
 
     // The player's view: nothing of the hidden check, the response or the clear-stressed.
     await page.getByRole('button', { name: 'Mint a player key for Vera Okafor' }).click()
-    const link = await page.getByLabel('Player link').inputValue()
+    const link = await page.getByLabel('Player link', { exact: true }).inputValue()
     const player = await context.newPage()
     player.on('pageerror', (error) => problems.push(`player: ${error.message}`))
     await player.goto(link)
@@ -278,6 +275,9 @@ t.test(
 
     // Undo latest takes the reveal back: the response is the GM's alone again, with its Reveal button.
     await page.getByRole('button', { name: 'Undo latest event of Vera Okafor' }).click()
+    await dialog(page)
+      .getByRole('button', { name: /^Undo #\d+$/ })
+      .click()
     await page.locator('#feed li[data-type="revert"]').first().waitFor()
     await responseItem.getByRole('button', { name: `Reveal #${responseSeq} to players` }).waitFor()
     t.notMatch(await responseItem.textContent(), /revealed/, 'undoing a reveal offers Reveal again')
@@ -298,7 +298,7 @@ t.test(
 
     await page.getByLabel('GM only (behind the screen)').check()
     await page.getByText('Open or create a campaign').click()
-    await page.getByLabel('Campaign id').fill(first.id)
+    await page.getByLabel('Campaign id', { exact: true }).fill(first.id)
     await page.getByLabel('GM key', { exact: true }).fill(first.key)
     await page.getByRole('button', { name: 'Show campaign' }).click()
     await article(page, 'Vera Okafor').waitFor()
@@ -361,7 +361,7 @@ t.test(
 
     await page.getByRole('button', { name: 'Mint a player key for Mira Tal' }).click()
     const player = await context.newPage()
-    await player.goto(await page.getByLabel('Player link').inputValue())
+    await player.goto(await page.getByLabel('Player link', { exact: true }).inputValue())
     const mira = article(player, 'Mira Tal')
     await mira.getByRole('row', { name: /^Fear/ }).getByText('1 of 5 stages').waitFor()
     t.notMatch(await mira.textContent(), /Retrieval pending/, 'the player sees the retrieval settled, not pending')

@@ -59,7 +59,8 @@ async function addCharacter(page: Page, name: string): Promise<void> {
 /** Dice: Nerve's, or the faces typed as rolled at the table. */
 async function dice(page: Page, faces?: string): Promise<void> {
   if (faces === undefined) {
-    await page.getByLabel('Nerve rolls them').check()
+    // Actions that roll no dice have no Dice section.
+    if (await page.getByLabel('Nerve rolls them').isVisible()) await page.getByLabel('Nerve rolls them').check()
   } else {
     await page.getByLabel('Rolled at the table').check()
     await page.getByLabel('Faces rolled').fill(faces)
@@ -86,6 +87,17 @@ async function send(page: Page): Promise<string> {
 /** A character's card as text, without its version (which a revert raises). */
 const cardText = async (page: Page, name: string) =>
   ((await article(page, name).textContent()) ?? '').replace(/version \d+/, '')
+
+/** Waits until the card with that id reads `wanted` (its version left out). */
+async function cardIs(page: Page, id: string, wanted: string): Promise<void> {
+  await page.waitForFunction(
+    ([id, wanted]) => {
+      const card = document.getElementById(id)
+      return card && card.textContent.replace(/version \d+/, '') === wanted
+    },
+    [id, wanted],
+  )
+}
 
 /** The seq of the newest entry in the feed. */
 const newestSeq = async (page: Page) => Number(await page.locator('#feed li').first().getAttribute('data-seq'))
@@ -322,19 +334,39 @@ for (const session of sessions) {
       t.match(await secretItem.textContent(), /GM only/, 'the GM sees the GM-only event in the feed')
       if (session.secret) t.match(await article(page, session.hero).textContent(), session.secret, 'and its effect')
 
-      // Undo: the hero's latest event is reverted and the card drawn as before it.
+      // Undo: asks first, naming the event and what it changes; then the card is drawn as before it.
       const feedBefore = await newestSeq(page)
+      const heroCard = (await article(page, session.hero).getAttribute('id')) ?? ''
+      const after = await cardText(page, session.hero)
       await page.getByRole('button', { name: `Undo latest event of ${session.hero}` }).click()
+      const confirm = page.getByRole('dialog')
+      t.match(await confirm.getByRole('heading').textContent(), `for ${session.hero}?`, 'the undo asks first')
+      t.ok((await confirm.getByRole('listitem').count()) > 0, 'and lists what it changes on the sheet')
+      await accessible(t, page, 'the undo’s confirmation')
+      await confirm.getByRole('button', { name: /^Undo #\d+$/ }).click()
       await page.locator(`#feed li[data-seq="${feedBefore + 1}"]`).waitFor()
       t.match(await page.locator('#feed li').first().textContent(), /revert/i, 'the revert is in the feed')
-      await page.waitForFunction(
-        ([id, wanted]) => {
-          const card = document.getElementById(id)
-          return card && card.textContent.replace(/version \d+/, '') === wanted
-        },
-        [await article(page, session.hero).getAttribute('id'), before],
-      )
+      await cardIs(page, heroCard, before)
       t.pass('the hero’s card is drawn as before the latest event')
+
+      // Undo twice: the second click does not take the undo back, and says why.
+      await page.getByRole('button', { name: `Undo latest event of ${session.hero}` }).click()
+      await page.locator('#status', { hasText: 'Nothing more to undo' }).waitFor()
+      t.equal(await confirm.isVisible(), false, 'no confirmation is asked')
+      t.equal(await newestSeq(page), feedBefore + 1, 'a second Undo records nothing')
+
+      // From the feed, the undo itself is taken back (the event stands again), and that too.
+      await page.getByRole('button', { name: `Put back #${feedBefore + 1}` }).click()
+      t.match(await confirm.getByRole('heading').textContent(), `Put back what #${feedBefore + 1} undid?`)
+      await confirm.getByRole('button', { name: 'Put it back' }).click()
+      await page.locator(`#feed li[data-seq="${feedBefore + 2}"]`).waitFor()
+      await cardIs(page, heroCard, after)
+      t.pass('putting an undo back redraws the card as after the event')
+      await page.getByRole('button', { name: `Put back #${feedBefore + 2}` }).click()
+      await confirm.getByRole('button', { name: 'Put it back' }).click()
+      await page.locator(`#feed li[data-seq="${feedBefore + 3}"]`).waitFor()
+      await cardIs(page, heroCard, before)
+      t.pass('and undoing that from the feed takes the event back again')
 
       // Edit: rename the other character through its form.
       await page.getByRole('button', { name: `Edit ${session.other}` }).click()
@@ -370,7 +402,7 @@ for (const session of sessions) {
 
       // A player key for the hero, and the read-only view it opens.
       await page.getByRole('button', { name: `Mint a player key for ${session.hero}` }).click()
-      const link = await page.getByLabel('Player link').inputValue()
+      const link = await page.getByLabel('Player link', { exact: true }).inputValue()
       t.match(link, /#view=player&.*key=nrv_pl_/, 'the player link carries the key in its fragment only')
       t.notMatch(link.split('#')[0], /key=/, 'no key in the query')
 

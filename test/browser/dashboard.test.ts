@@ -59,9 +59,10 @@ async function seed(
 /** Types the credentials with the keyboard only: label, Tab, Enter. */
 async function signIn(page: Page, { campaignId, key }: Seeded): Promise<void> {
   // Once a campaign is open its forms fold away; the summary opens them again.
-  if (!(await page.getByLabel('Campaign id').isVisible())) await page.getByText('Open or create a campaign').click()
-  await page.getByLabel('Campaign id').fill('')
-  await page.getByLabel('Campaign id').focus()
+  if (!(await page.getByLabel('Campaign id', { exact: true }).isVisible()))
+    await page.getByText('Open or create a campaign').click()
+  await page.getByLabel('Campaign id', { exact: true }).fill('')
+  await page.getByLabel('Campaign id', { exact: true }).focus()
   await page.keyboard.type(campaignId)
   await page.keyboard.press('Tab')
   await page.keyboard.press('Control+A')

@@ -51,6 +51,7 @@ const FAVICON = readFileSync(new URL('../../../public/dashboard/favicon.svg', im
 /** `public/docs/`: Nerve's plugin and theme for Swagger UI, served as they are (no build step). */
 const DOCS_DIR = new URL('../../../public/docs/', import.meta.url)
 const LINKS_PLUGIN = readFileSync(new URL('swagger-links.js', DOCS_DIR), 'utf8')
+const NAMES = readFileSync(new URL('swagger-names.js', DOCS_DIR), 'utf8')
 const RESOLVE_PLUGIN = readFileSync(new URL('swagger-resolve.js', DOCS_DIR), 'utf8')
 const THEME = readFileSync(new URL('swagger-theme.css', DOCS_DIR), 'utf8')
 
@@ -188,9 +189,10 @@ export default fp(
         theme: {
           title: 'Nerve — API',
           favicon: [{ filename: 'favicon.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: FAVICON }],
-          // Loaded after Swagger UI's scripts and before it starts: they define window.NerveSwaggerLinks
-          // and window.NerveQuickResolve.
+          // Loaded after Swagger UI's scripts and before it starts: define window.NerveSwaggerNames,
+          // window.NerveSwaggerLinks (which uses the former) and window.NerveQuickResolve.
           js: [
+            { filename: 'swagger-names.js', content: NAMES },
             { filename: 'swagger-links.js', content: LINKS_PLUGIN },
             { filename: 'swagger-resolve.js', content: RESOLVE_PLUGIN },
           ],

@@ -1,17 +1,31 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify'
 import { pageHeaders } from '../page-headers.js'
-import { readFile } from 'node:fs/promises'
+import { readdir, readFile } from 'node:fs/promises'
+import { extname, join, relative, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 /** `public/dashboard/`, found the same way from `src/` (tsx) and from `dist/` (built). */
 const DASHBOARD_DIR = new URL('../../../public/dashboard/', import.meta.url)
 
-const FILES = [
-  { url: '/dashboard', file: 'index.html', type: 'text/html; charset=utf-8' },
-  { url: '/dashboard/dashboard.css', file: 'dashboard.css', type: 'text/css; charset=utf-8' },
-  { url: '/dashboard/dashboard.js', file: 'dashboard.js', type: 'text/javascript; charset=utf-8' },
-  { url: '/dashboard/forms.js', file: 'forms.js', type: 'text/javascript; charset=utf-8' },
-  { url: '/dashboard/favicon.svg', file: 'favicon.svg', type: 'image/svg+xml' },
-] as const
+/** The content type of each kind of file the console is made of. */
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  // Module scripts must come with a JavaScript type, or the browser refuses to run them.
+  '.js': 'text/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml',
+}
+
+/** Every file of the console, served at its path under `/dashboard/`; index.html at `/dashboard`. */
+async function consoleFiles(): Promise<{ url: string; file: string; type: string }[]> {
+  const entries = await readdir(DASHBOARD_DIR, { recursive: true, withFileTypes: true })
+  return entries
+    .filter((entry) => entry.isFile() && extname(entry.name) in TYPES)
+    .map((entry) => {
+      const file = relative(fileURLToPath(DASHBOARD_DIR), join(entry.parentPath, entry.name)).split(sep).join('/')
+      return { url: file === 'index.html' ? '/dashboard' : `/dashboard/${file}`, file, type: TYPES[extname(file)]! }
+    })
+}
 
 /**
  * The page handles a GM key, so it runs only its own files: no inline script or style, no
@@ -38,7 +52,7 @@ const securityHeaders = (reply: FastifyReply) =>
 
 /** The GM dashboard: its static files read once at start, kept out of the OpenAPI document. */
 const dashboardRoutes: FastifyPluginAsync = async (app) => {
-  for (const { url, file, type } of FILES) {
+  for (const { url, file, type } of await consoleFiles()) {
     const body = await readFile(new URL(file, DASHBOARD_DIR))
     app.get(url, { schema: { hide: true } }, async (_request, reply) => securityHeaders(reply).type(type).send(body))
   }

@@ -1,28 +1,11 @@
+// @ts-check
 // Forms drawn from the API's own JSON Schemas (the OpenAPI document at /docs/json and the rule
 // set's sheet schema), so every choice a form offers is one the server accepts: enums become
 // select lists, numbers keep their bounds, defaults are prefilled. Each field returns a
 // `read()` that gives its value, or undefined when left empty (the server fills defaults).
 
-/** Builds an element; strings become text nodes, so names from the API are never parsed as HTML. */
-export function h(tag, props = {}, ...children) {
-  const element = document.createElement(tag)
-  for (const [name, value] of Object.entries(props)) {
-    if (value === undefined || value === null || value === false) continue
-    if (name === 'class') element.className = value
-    else if (name === 'text') element.textContent = value
-    else element.setAttribute(name, value === true ? '' : String(value))
-  }
-  for (const child of children.flat(Infinity)) {
-    if (child === null || child === undefined || child === false) continue
-    element.append(child instanceof Node ? child : document.createTextNode(String(child)))
-  }
-  return element
-}
-
-export const title = (word) =>
-  String(word)
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .replace(/(^|[-\s])(\w)/g, (_m, sep, c) => (sep ? ' ' : '') + c.toUpperCase())
+import { h, title } from '../dom.js'
+import { inGmWords, labelOf } from './words.js'
 
 /** Follows `$ref`s into the document's components. */
 export function resolver(document) {
@@ -47,22 +30,22 @@ export function choicesOf(schema) {
   if (!Array.isArray(schema.anyOf)) return null
   const values = []
   for (const branch of schema.anyOf) {
-    if ('const' in branch) values.push(branch.const)
-    else if (Array.isArray(branch.enum)) values.push(...branch.enum)
-    else return null
+    const nested = choicesOf(branch)
+    if (!nested) return null
+    values.push(...nested)
   }
   return values
 }
 
 let uniqueId = 0
-const nextId = (prefix) => `${prefix}-${++uniqueId}`
+export const nextId = (prefix) => `${prefix}-${++uniqueId}`
 
 function describe(schema, id) {
   return schema.description ? h('p', { class: 'hint', id: `${id}-hint` }, schema.description) : null
 }
 
 function labelText(name, required) {
-  return required ? title(name) : `${title(name)} (optional)`
+  return required ? labelOf(name) : `${labelOf(name)} (optional)`
 }
 
 /**
@@ -72,7 +55,7 @@ function labelText(name, required) {
  */
 export function field(name, rawSchema, options) {
   const { resolve, required = false, hints = {}, prefix = 'f', labels = {} } = options
-  const schema = resolve(rawSchema)
+  const schema = inGmWords(name, resolve(rawSchema))
   if (schema.deprecated || schema.readOnly) return null
   const id = nextId(prefix)
   const label = labels[name] ?? labelText(name, required)
@@ -111,7 +94,7 @@ export function field(name, rawSchema, options) {
       'aria-describedby': hintId,
     })
     return {
-      element: h('div', { class: 'field check' }, input, h('label', { for: id }, title(name)), describe(schema, id)),
+      element: h('div', { class: 'field check' }, input, h('label', { for: id }, labelOf(name)), describe(schema, id)),
       read: () => input.checked,
       focus: () => input.focus(),
     }
@@ -176,7 +159,7 @@ export function field(name, rawSchema, options) {
 
 /** Fields of an object; read() leaves it out when nothing in it was filled. */
 export function objectField(name, schema, options) {
-  const { resolve, id = nextId('o'), label = title(name), legend = true } = options
+  const { id = nextId('o'), label = labelOf(name), legend = true } = options
   const required = new Set(schema.required ?? [])
   const fields = Object.entries(schema.properties ?? {})
     .map(([key, property]) => [key, field(key, property, { ...options, required: required.has(key), prefix: id })])
@@ -269,79 +252,8 @@ function mixedField(name, schema, options) {
   }
 }
 
-// ------------------------------------------------------------------ editing a stored value
-
-const isNullBranch = (branch) => branch.type === 'null' || ('const' in branch && branch.const === null)
-
-/**
- * A field prefilled with `value` (a stored sheet's entry) whose read() gives the whole new value:
- * lists and named entries can be added and removed, a nullable entry left empty reads as null.
- * What no form can draw well (a list of mixed kinds) is edited as JSON.
- */
-export function valueField(name, rawSchema, value, options) {
-  const { resolve, prefix = 'v' } = options
-  const schema = resolve(rawSchema)
-  if (schema.readOnly || schema.deprecated) return null
-  const nullable = Array.isArray(schema.anyOf) && schema.anyOf.some((branch) => isNullBranch(resolve(branch)))
-  const others = nullable ? schema.anyOf.map(resolve).filter((branch) => !isNullBranch(branch)) : []
-  if (nullable && others.length === 1) {
-    const inner = valueField(name, { description: schema.description, ...others[0] }, value ?? undefined, {
-      ...options,
-      optional: true,
-    })
-    return inner && { ...inner, read: () => inner.read() ?? null }
-  }
-  const id = nextId(prefix)
-  const label = options.label ?? (options.optional ? `${title(name)} (optional)` : title(name))
-  const prefilled = { ...schema, default: value === undefined ? schema.default : value }
-  if (choicesOf(schema) || ['integer', 'number', 'boolean', 'string'].includes(schema.type)) {
-    return field(name, prefilled, { ...options, prefix: id, labels: { [name]: label } })
-  }
-  if (schema.type === 'object' && schema.properties)
-    return objectValueField(name, schema, value, { ...options, id, label })
-  if (schema.type === 'object' && schema.patternProperties)
-    return namedEntriesField(name, schema, value, { ...options, id, label })
-  if (schema.type === 'array' && resolve(schema.items ?? {}).type === 'object') {
-    return listField(name, schema, value, { ...options, id, label })
-  }
-  return jsonField(name, schema, value, { id, label })
-}
-
-function objectValueField(name, schema, value, options) {
-  const { id, label, legend = true } = options
-  const fields = Object.entries(schema.properties)
-    .map(([key, property]) => [
-      key,
-      valueField(key, property, value?.[key], {
-        ...options,
-        label: undefined,
-        optional: false,
-        legend: true,
-        prefix: id,
-      }),
-    ])
-    .filter(([, built]) => built)
-  const children = fields.map(([, built]) => built.element)
-  return {
-    element: legend
-      ? h('fieldset', { class: 'group' }, h('legend', {}, label), h('div', { class: 'group-plain' }, children))
-      : h('div', { class: 'group-plain' }, children),
-    read: () => {
-      const read = {}
-      for (const [key, built] of fields) {
-        const entry = built.read()
-        if (entry !== undefined) read[key] = entry
-      }
-      // An optional entry is there only when all it needs is filled in (a passion's text, a meter).
-      const incomplete = (schema.required ?? []).some((key) => read[key] === undefined || read[key] === null)
-      return options.optional && incomplete ? undefined : read
-    },
-    focus: () => fields[0]?.[1].focus?.(),
-  }
-}
-
 /** Rows that are added and removed: one fieldset per row, numbered, each with its Remove button. */
-function rowsEditor(label, singular, rows, makeRow, maxItems) {
+export function rowsEditor(label, singular, rows, makeRow, maxItems) {
   const list = h('div', { class: 'array-rows' })
   const add = h('button', { type: 'button', class: 'secondary small' }, `Add ${singular.toLowerCase()}`)
   const entries = []
@@ -375,73 +287,4 @@ function rowsEditor(label, singular, rows, makeRow, maxItems) {
   }
 }
 
-const singularOf = (label) => label.replace(' (optional)', '').replace(/ies$/, 'y').replace(/s$/, '')
-
-function listField(name, schema, value, options) {
-  const { resolve, id, label } = options
-  const items = schema.items
-  const rows = rowsEditor(
-    label,
-    singularOf(label),
-    Array.isArray(value) ? value : [],
-    (row) => valueField(name, items, row, { resolve, prefix: nextId(id), legend: false, label: undefined }),
-    schema.maxItems,
-  )
-  return { ...rows, read: () => rows.values().filter((row) => row !== undefined) }
-}
-
-/** Entries under names the GM chooses (a character's abilities). */
-function namedEntriesField(name, schema, value, options) {
-  const { resolve, id, label } = options
-  const [pattern, entrySchema] = Object.entries(schema.patternProperties)[0]
-  const rows = rowsEditor(
-    label,
-    singularOf(label),
-    Object.entries(value ?? {}),
-    (row) => {
-      const rowId = nextId(id)
-      const key = field(
-        'name',
-        { type: 'string', pattern, default: row?.[0] },
-        { resolve, required: true, prefix: rowId },
-      )
-      const entry = valueField(name, entrySchema, row?.[1], { resolve, prefix: rowId, legend: false, label: undefined })
-      return {
-        element: h('div', { class: 'group-plain' }, key.element, entry.element),
-        read: () => [key.read(), entry.read()],
-        focus: () => key.focus(),
-      }
-    },
-    schema.maxProperties,
-  )
-  // A merge patch removes an entry by setting it to null.
-  const removed = Object.fromEntries(Object.keys(value ?? {}).map((key) => [key, null]))
-  return {
-    ...rows,
-    read: () => ({ ...removed, ...Object.fromEntries(rows.values().filter(([key]) => key !== undefined)) }),
-  }
-}
-
-function jsonField(name, schema, value, { id, label }) {
-  const hintId = `${id}-hint`
-  const area = h('textarea', { id, name, rows: 4, spellcheck: 'false', 'aria-describedby': hintId })
-  area.value = JSON.stringify(value ?? schema.default ?? null, null, 2)
-  const hint = [schema.description, 'Written as JSON.'].filter(Boolean).join(' ')
-  return {
-    element: h(
-      'div',
-      { class: 'field wide' },
-      h('label', { for: id }, label),
-      area,
-      h('p', { class: 'hint', id: hintId }, hint),
-    ),
-    read: () => {
-      try {
-        return JSON.parse(area.value)
-      } catch {
-        throw new Error(`${label} is not valid JSON`)
-      }
-    },
-    focus: () => area.focus(),
-  }
-}
+export const singularOf = (label) => label.replace(' (optional)', '').replace(/ies$/, 'y').replace(/s$/, '')

@@ -1,0 +1,88 @@
+// @ts-check
+import { campaignPath, session } from './session.js'
+
+export const CHARACTER_ROUTE = '/v1/campaigns/{campaignId}/characters/{characterId}/'
+
+export class ApiError extends Error {
+  constructor(status, detail) {
+    super(detail)
+    this.status = status
+  }
+}
+
+export async function api(path, options = {}) {
+  const response = await fetch(path, {
+    ...options,
+    headers: {
+      accept: 'application/json',
+      ...(session.key ? { authorization: `Bearer ${session.key}` } : {}),
+      ...(options.body ? { 'content-type': 'application/json' } : {}),
+      ...options.headers,
+    },
+    cache: 'no-store',
+  })
+  if (!response.ok) {
+    let detail = `${response.status} ${response.statusText}`
+    try {
+      const problem = await response.json()
+      detail = problem.detail || problem.title || detail
+      const fields = (problem.errors ?? []).map((error) =>
+        [error.pointer ?? error.field, error.detail ?? error.message].filter(Boolean).join(': '),
+      )
+      if (fields.length) detail += ` (${fields.join('; ')})`
+    } catch {
+      // not a problem document: keep the status line
+    }
+    throw new ApiError(response.status, detail)
+  }
+  return response.status === 204 ? null : response.json()
+}
+
+export const post = (path, body, headers = {}) => api(path, { method: 'POST', body: JSON.stringify(body), headers })
+
+/**
+ * A roll whose answer never came (the network failed, or the server answered 5xx) keeps its
+ * Idempotency-Key: pressing the button again with the form unchanged sends the same key, and
+ * Nerve answers with the roll it made instead of rolling twice.
+ */
+let unanswered = null
+
+/** The roll was answered (or refused): the next one gets a new key. */
+export function answered() {
+  unanswered = null
+}
+
+export function idempotencyKeyFor(request) {
+  if (unanswered?.request !== request) {
+    // getRandomValues, unlike randomUUID, also works on a page served over plain HTTP on a LAN.
+    const bytes = crypto.getRandomValues(new Uint8Array(16))
+    unanswered = { request, key: [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('') }
+  }
+  return unanswered.key
+}
+
+export async function loadCharacters() {
+  const characters = []
+  let after = null
+  do {
+    const query = new URLSearchParams({ limit: '100' })
+    if (after) query.set('after', after)
+    const page = await api(`${campaignPath()}/characters?${query}`)
+    characters.push(...page.data)
+    after = page.hasMore ? page.nextCursor : null
+  } while (after)
+  return characters
+}
+
+/** The character's latest event, the only one a revert may undo. */
+export async function latestEventOf(characterId) {
+  let after = 0
+  let last = null
+  for (;;) {
+    const query = new URLSearchParams({ characterId, sheets: 'none', limit: '100', after: String(after) })
+    const page = await api(`${campaignPath()}/events?${query}`)
+    if (page.data.length) last = page.data[page.data.length - 1]
+    if (!page.hasMore || !page.data.length) return last
+    after = page.nextCursor ?? last.seq
+  }
+}

@@ -1,0 +1,78 @@
+import t from 'tap'
+import type { Page } from 'playwright-core'
+import { buildTestApp } from '../helpers/build-app.js'
+import { chromiumMissing, launchBrowser, listen } from '../helpers/browser.js'
+
+// These run inside Chromium (page.evaluate); the project's type check has no DOM library.
+declare const document: any
+
+// Issue 31 §2, "GM words, not API words": every label and help text of every action's form and
+// of the sheet editor reads as the rulebook would say it, and nothing is entered as JSON only;
+// the Dice section shows only for actions that roll.
+
+/** Developer text: code, routes, JSON, a field's name in camelCase, or a title case of one ("Flip Flop Used"). */
+const API_WORDS = /`|\/v1\/|\bGET\b|JSON|\bnull\b|\btrue\b|\bfalse\b|[a-z][A-Z][a-z]|Flip Flop|Stress Checks/
+
+/** The actions that roll dice (accepting a trauma rolls its effects' dice). */
+const ROLLS = new Set([
+  'stress-check',
+  'passion-reroll',
+  'passion-flip-flop',
+  'therapy-assistance',
+  'trauma-roll',
+  'trauma-response',
+  'reaction-roll',
+])
+
+/** The labels, legends and hints inside `selector`, one string each. */
+const wordsIn = (page: Page, selector: string): Promise<string[]> =>
+  page.evaluate(
+    (selector) =>
+      [...document.querySelectorAll(`${selector} label, ${selector} legend, ${selector} .hint`)].map(
+        (element: any) => element.textContent,
+      ),
+    selector,
+  )
+
+for (const ruleset of ['shock-meters', 'trauma-table', 'reaction-rolls']) {
+  t.test(`every form of the ${ruleset} console speaks a GM’s words`, { skip: chromiumMissing }, async (t) => {
+    const app = await buildTestApp(t, { logLevel: 'warn' })
+    const baseUrl = await listen(app)
+    const created = await app.inject({ method: 'POST', url: '/v1/campaigns', payload: { name: 'Words', ruleset } })
+    const { campaign, gmKey } = created.json()
+    await app.inject({
+      method: 'POST',
+      url: `/v1/campaigns/${campaign.id}/characters`,
+      headers: { authorization: `Bearer ${gmKey.key}` },
+      payload: { name: 'Nell Ash' },
+    })
+    const { page } = await launchBrowser(t)
+    await page.goto(`${baseUrl}/dashboard`)
+    await page.getByLabel('Campaign id', { exact: true }).fill(campaign.id)
+    await page.getByLabel('GM key', { exact: true }).fill(gmKey.key)
+    await page.getByRole('button', { name: 'Show campaign' }).click()
+    await page.getByRole('article', { name: 'Nell Ash' }).waitFor()
+
+    const actions = await page
+      .locator('#action-name option')
+      .evaluateAll((options: any[]) => options.map((o) => o.value))
+    for (const action of actions) {
+      await page.getByLabel('Action', { exact: true }).selectOption(action)
+      for (const words of await wordsIn(page, '#action-fields')) t.notMatch(words, API_WORDS, `${action}: “${words}”`)
+      t.equal(
+        await page.locator('#dice-fieldset').isVisible(),
+        ROLLS.has(action),
+        `${action}: a Dice section only when the action rolls dice`,
+      )
+    }
+    await page.getByRole('button', { name: 'Edit Nell Ash' }).click()
+    const editor = 'form[aria-label="Edit Nell Ash"]'
+    for (const words of await wordsIn(page, editor)) t.notMatch(words, API_WORDS, `sheet editor: “${words}”`)
+    t.equal(await page.locator(`${editor} textarea`).count(), 0, 'nothing in the sheet editor is typed as JSON')
+
+    // With the sheet open and scrolled to its end, the live rolls stay in view beside it (1280 px).
+    await page.locator(editor).getByRole('button', { name: 'Save changes' }).scrollIntoViewIfNeeded()
+    const feed = await page.locator('#feed-heading').boundingBox()
+    t.ok(feed && feed.y >= 0 && feed.y + feed.height <= 900, 'the live rolls stay visible with the sheet open')
+  })
+}
