@@ -1,5 +1,5 @@
 /** Levenshtein distance: the fewest one-letter insertions, deletions or substitutions from a to b. */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index)
   for (let i = 1; i <= a.length; i++) {
     const current = [i]
@@ -23,4 +23,12 @@ export function closest(typed: string, candidates: readonly string[]): string | 
     if (distance < bestDistance) [best, bestDistance] = [candidate, distance]
   }
   return best !== undefined && bestDistance <= Math.max(1, Math.floor(best.length / 3)) ? best : undefined
+}
+
+/** "did you mean a, b or c?" — or nothing when there is nothing close. */
+export function didYouMean(suggestions: readonly string[]): string {
+  if (suggestions.length === 0) return ''
+  const last = suggestions[suggestions.length - 1]
+  const list = suggestions.length === 1 ? last : `${suggestions.slice(0, -1).join(', ')} or ${last}`
+  return `; did you mean ${list}?`
 }

@@ -1,3 +1,5 @@
+import { editDistance } from '../lib/did-you-mean.js'
+
 /**
  * Catalogue names as a GM types them: an entry is found by its id or any of its aliases (the
  * rulebook's names), whatever the case, spacing, hyphens or apostrophes; a name found nowhere
@@ -15,20 +17,6 @@ export function nameKey(name: string): string {
     .replace(/['’]/g, '')
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '')
-}
-
-/** Levenshtein distance: the fewest one-letter insertions, deletions or substitutions from a to b. */
-export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)
-      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution))
-    }
-    previous = current
-  }
-  return previous[b.length]!
 }
 
 export interface NameIndex<Entry extends NamedEntry> {
@@ -71,12 +59,4 @@ export function nameIndex<Entry extends NamedEntry>(entries: readonly Entry[]): 
         .map(({ entry, name }) => (name === entry.id ? entry.id : `${entry.id} ("${name}")`))
     },
   }
-}
-
-/** "did you mean a, b or c?" — or nothing when there is nothing close. */
-export function didYouMean(suggestions: readonly string[]): string {
-  if (suggestions.length === 0) return ''
-  const last = suggestions[suggestions.length - 1]
-  const list = suggestions.length === 1 ? last : `${suggestions.slice(0, -1).join(', ')} or ${last}`
-  return `; did you mean ${list}?`
 }

@@ -1,4 +1,5 @@
 import { ConflictError, InvalidFieldError, NotFoundError } from '../errors.js'
+import { closest, didYouMean } from '../lib/did-you-mean.js'
 import { newId } from '../lib/ids.js'
 import type { Principal } from '../lib/principal.js'
 import type { Store } from '../repositories/index.js'
@@ -32,6 +33,11 @@ async function checkedUrl(context: WebhookContext, url: string): Promise<string>
   return url
 }
 
+function suggestionFor(typed: string, known: Set<string>): string[] {
+  const suggestion = closest(typed, [...known])
+  return suggestion === undefined ? [] : [suggestion]
+}
+
 /** A filter naming a type the campaign can never record is a typo: refuse it rather than stay silent forever. */
 function checkedEventTypes(principal: Principal, eventTypes: string[]): string[] {
   const known = new Set(
@@ -43,7 +49,7 @@ function checkedEventTypes(principal: Principal, eventTypes: string[]): string[]
     if (!known.has(type)) {
       throw new InvalidFieldError(
         `/body/eventTypes/${index}`,
-        `${type} is not an event type of a ${principal.campaign.ruleset} campaign (known: ${[...known].join(', ')})`,
+        `${type} is not an event type of a ${principal.campaign.ruleset} campaign${didYouMean(suggestionFor(type, known))} (known: ${[...known].join(', ')})`,
       )
     }
   }

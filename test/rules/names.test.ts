@@ -1,15 +1,9 @@
 import t from 'tap'
-import { didYouMean, editDistance, nameIndex, nameKey } from '../../src/rules/names.js'
+import { nameIndex, nameKey } from '../../src/rules/names.js'
 
 t.test('A name is compared without case, spaces, hyphens or apostrophes', async (t) => {
   t.equal(nameKey('Spacer’s  Anxiety'), 'spacers-anxiety', 'curly apostrophe, double space')
   t.equal(nameKey(' set_on-FIRE '), 'set-on-fire', 'underscores and case')
-})
-
-t.test('The edit distance counts one-letter insertions, deletions and substitutions', async (t) => {
-  t.equal(editDistance('palpitations', 'palpatations'), 1, 'one substitution')
-  t.equal(editDistance('', 'abc'), 3, 'three insertions')
-  t.equal(editDistance('kitten', 'sitting'), 3, 'the textbook case')
 })
 
 t.test('An index finds entries by id or alias and suggests the closest for anything else', async (t) => {
@@ -31,10 +25,4 @@ t.test('An index finds entries by id or alias and suggests the closest for anyth
     /names both/,
     'clashes refused',
   )
-})
-
-t.test('did-you-mean lists one, two or more suggestions in words', async (t) => {
-  t.equal(didYouMean([]), '', 'none')
-  t.equal(didYouMean(['a']), '; did you mean a?', 'one')
-  t.equal(didYouMean(['a', 'b', 'c']), '; did you mean a, b or c?', 'several')
 })

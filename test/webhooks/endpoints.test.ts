@@ -96,6 +96,19 @@ t.test('an unknown event type in a filter is 422 naming the entry', async (t) =>
   })
   t.equal(res.statusCode, 422, 'refused')
   t.same(pointersOf(res.json()), ['/body/eventTypes/1'], 'stress-check is not a trauma-table event')
+  t.notMatch(res.json().detail, /did you mean/, 'and nothing of a trauma-table campaign is close to it')
+})
+
+t.test('a misspelt event type in a filter is 422 with the type it most likely meant', async (t) => {
+  const { campaign, auth } = await createCampaign(app, 'shock-meters')
+  const res = await app.inject({
+    method: 'POST',
+    url: webhooksUrl(campaign.id),
+    headers: auth,
+    payload: { url: PUBLIC_URL, eventTypes: ['stress-chek'] },
+  })
+  t.equal(res.statusCode, 422, 'refused')
+  t.match(res.json().detail, 'stress-chek is not an event type of a shock-meters campaign; did you mean stress-check?')
 })
 
 for (const [url, why] of [

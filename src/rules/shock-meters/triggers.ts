@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox'
 import { RuleError } from '../errors.js'
-import { didYouMean, nameIndex } from '../names.js'
+import { didYouMean } from '../../lib/did-you-mean.js'
+import { nameIndex } from '../names.js'
 import { Meters, type Meter } from './constants.js'
 import { MeterNameSchema } from './sheet-schema.js'
 

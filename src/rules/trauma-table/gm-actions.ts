@@ -1,5 +1,5 @@
 import { RuleError } from '../errors.js'
-import { didYouMean } from '../names.js'
+import { didYouMean } from '../../lib/did-you-mean.js'
 import type { Resolution } from '../rule-set.js'
 import {
   EndCycleRequestSchema,
