@@ -1,3 +1,5 @@
+import { InvalidFieldError } from '../errors.js'
+import { closest, didYouMean } from '../lib/did-you-mean.js'
 import { mergePatch } from '../lib/merge-patch.js'
 import type { Event } from './event.js'
 import { RuleError } from '../rules/errors.js'
@@ -179,6 +181,19 @@ function newActionEventType(action: RuleAction): EventType {
 /** Every event type a campaign of this rule set can record: the built-in ones, then its actions. */
 export function eventTypesOf(ruleSet: RuleSet | undefined): EventType[] {
   return [...BUILT_IN_TYPES, ...(ruleSet?.actions.map(actionEventType) ?? [])]
+}
+
+/**
+ * A filter naming a type a campaign of this rule set can never record is a typo: refused with the
+ * type most likely meant, rather than matching nothing forever.
+ */
+export function refuseUnknownType(type: string, known: readonly string[], ruleset: string, pointer: string): void {
+  if (known.includes(type)) return
+  const suggestion = closest(type, known)
+  throw new InvalidFieldError(
+    pointer,
+    `${type} is not an event type of a ${ruleset} campaign${didYouMean(suggestion === undefined ? [] : [suggestion])} (known: ${known.join(', ')})`,
+  )
 }
 
 /** The event type by its name in a campaign of this rule set. Throws the rules' UNKNOWN_ACTION when there is none. */

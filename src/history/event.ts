@@ -197,9 +197,9 @@ export const EventListQuery = Type.Object({
   type: Type.Optional(
     Type.String({
       maxLength: 100,
-      // Event types are Nerve's own words (`stress-check`, `character.created`); anything else matches nothing anyway.
       pattern: '^[a-z][a-z0-9.-]*$',
-      description: 'Only events of this type.',
+      description:
+        'Only events of this type: an action of the campaign’s rule set (`GET /v1/rulesets/{ruleset}`, `actions`) or a built-in type such as `character.created`, `revert` or `reveal`. Any other is 422, naming the type most likely meant.',
     }),
   ),
   sheets: Type.Optional(SheetsOption),

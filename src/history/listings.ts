@@ -5,6 +5,8 @@ import type { EventListFilter } from './event.js'
 import { pageOf, pageSize } from '../lib/pagination.js'
 import { audienceOf } from '../services/public-view.js'
 import { eventView } from './event.js'
+import { eventTypesOf, refuseUnknownType } from './event-types.js'
+import { findRuleSet } from '../rules/index.js'
 
 /**
  * A page of the campaign's history in sequence order, as the response body itself; player keys
@@ -17,6 +19,11 @@ export async function listEventsJson(
   query: EventListFilter,
 ): Promise<string> {
   const { sheets, ...filter } = query
+  if (filter.type !== undefined) {
+    const { ruleset } = principal.campaign
+    const known = eventTypesOf(findRuleSet(ruleset)).map((entry) => entry.type)
+    refuseUnknownType(filter.type, known, ruleset, '/querystring/type')
+  }
   const limit = pageSize(filter.limit)
   const rows = await store.eventPages.list(
     principal.campaign.id,

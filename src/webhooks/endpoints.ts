@@ -1,11 +1,10 @@
 import { ConflictError, InvalidFieldError, NotFoundError } from '../errors.js'
-import { closest, didYouMean } from '../lib/did-you-mean.js'
 import { newId } from '../lib/ids.js'
 import type { Principal } from '../lib/principal.js'
 import type { Store } from '../repositories/index.js'
 import type { DeliveryFilter } from './repository.js'
 import { findRuleSet } from '../rules/index.js'
-import { eventTypesOf } from '../history/event-types.js'
+import { eventTypesOf, refuseUnknownType } from '../history/event-types.js'
 import { pageOf, pageSize } from '../lib/pagination.js'
 import {
   DEFAULT_GRACE_PERIOD_SECONDS,
@@ -33,25 +32,13 @@ async function checkedUrl(context: WebhookContext, url: string): Promise<string>
   return url
 }
 
-function suggestionFor(typed: string, known: Set<string>): string[] {
-  const suggestion = closest(typed, [...known])
-  return suggestion === undefined ? [] : [suggestion]
-}
-
 /** A filter naming a type the campaign can never record is a typo: refuse it rather than stay silent forever. */
 function checkedEventTypes(principal: Principal, eventTypes: string[]): string[] {
-  const known = new Set(
-    eventTypesOf(findRuleSet(principal.campaign.ruleset))
-      .filter((entry) => entry.subscribable)
-      .map((entry) => entry.type),
-  )
+  const subscribable = eventTypesOf(findRuleSet(principal.campaign.ruleset))
+    .filter((entry) => entry.subscribable)
+    .map((entry) => entry.type)
   for (const [index, type] of eventTypes.entries()) {
-    if (!known.has(type)) {
-      throw new InvalidFieldError(
-        `/body/eventTypes/${index}`,
-        `${type} is not an event type of a ${principal.campaign.ruleset} campaign${didYouMean(suggestionFor(type, known))} (known: ${[...known].join(', ')})`,
-      )
-    }
+    refuseUnknownType(type, subscribable, principal.campaign.ruleset, `/body/eventTypes/${index}`)
   }
   return eventTypes
 }

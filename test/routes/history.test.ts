@@ -186,6 +186,31 @@ t.test('sheets=none returns the same page without sheetBefore and sheetAfter', a
   t.equal(explicit.body, fullRes.body, 'sheets=full is the default, byte for byte')
 })
 
+t.test('a type this rule set never records is 422 naming the type most likely meant, not an empty page', async (t) => {
+  const misspelt = await app.inject({ url: eventsUrl(campaignId, { type: 'reaction-rol' }), headers: campaign.auth })
+  t.equal(misspelt.statusCode, 422, 'a slip is refused')
+  t.match(misspelt.headers['content-type'], PROBLEM, 'as problem details')
+  t.match(
+    misspelt.json().errors,
+    [
+      {
+        pointer: '/querystring/type',
+        detail: /^reaction-rol is not an event type of a reaction-rolls campaign; did you mean reaction-roll\?/,
+      },
+    ],
+    'naming the parameter and the type meant',
+  )
+  const otherRuleSet = await app.inject({
+    url: eventsUrl(campaignId, { type: 'stress-check' }),
+    headers: campaign.auth,
+  })
+  t.equal(otherRuleSet.statusCode, 422, 'another rule set’s action is refused too')
+  t.notMatch(otherRuleSet.json().detail, /did you mean/, 'with no suggestion when nothing is close')
+  const builtIn = await app.inject({ url: eventsUrl(campaignId, { type: 'reveal' }), headers: campaign.auth })
+  t.equal(builtIn.statusCode, 200, 'a built-in type no event has yet is an empty page, not an error')
+  t.same(builtIn.json<Page>().data, [], 'none recorded')
+})
+
 t.test('an unknown sheets value is 400 problem details naming the field', async (t) => {
   for (const sheets of ['patch', 'NONE', '']) {
     const res = await app.inject({ url: eventsUrl(campaignId, { sheets }), headers: campaign.auth })

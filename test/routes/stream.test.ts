@@ -150,7 +150,7 @@ t.test('an after or Last-Event-ID beyond the campaign’s last seq is 422, not a
   const problem = (await byQuery.json()) as FieldProblem
   t.same(
     problem.errors.map((error: { pointer: string }) => error.pointer),
-    ['/query/after'],
+    ['/querystring/after'],
     'pointing at after',
   )
   t.match(problem.detail, `after ${beyond} is beyond the campaign’s last seq (${last.event.seq})`, 'saying why')

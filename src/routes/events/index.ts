@@ -77,7 +77,7 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: EventListQuery,
         response: {
           200: ref(EventListSchema, { description: 'A page of events, oldest first.' }),
-          ...problems(400, 401, 404),
+          ...problems(400, 401, 404, 422),
         },
       },
     },
@@ -167,7 +167,7 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         lastEventId === undefined
           ? request.query.after === undefined
             ? undefined
-            : { seq: request.query.after, pointer: '/query/after', name: 'after' }
+            : { seq: request.query.after, pointer: '/querystring/after', name: 'after' }
           : { seq: Number(lastEventId), pointer: '/headers/last-event-id', name: 'Last-Event-ID' },
       )
       const name = (type: string) => (request.query.named === false ? '' : `event: ${type}\n`)
