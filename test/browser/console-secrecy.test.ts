@@ -10,6 +10,7 @@ import {
   createCampaign as openNewCampaign,
   fields,
   newestSeq,
+  openCampaign,
   press,
   send,
 } from '../helpers/console.js'
@@ -272,12 +273,8 @@ t.test(
     t.equal(await page.locator('#feed li[data-type="reveal"]').count(), 0, 'and its own feed')
 
     await page.getByLabel('GM only (behind the screen)').check()
-    await page.getByText('Open or create a campaign').click()
-    await page.getByLabel('Campaign id', { exact: true }).fill(first.id)
-    await page.getByLabel('GM key', { exact: true }).fill(first.key)
-    await page.getByRole('button', { name: 'Show campaign' }).click()
+    await openCampaign(page, first.id, first.key)
     await article(page, 'Vera Okafor').waitFor()
-    await page.locator('#stream-state[data-state="live"]').waitFor()
     t.ok(await rules(page).isChecked(), 'opening the first campaign again starts at the rules’ choice')
     t.match(
       await page.locator(`#feed li[data-seq="${checkSeq}"]`).textContent(),

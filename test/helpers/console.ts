@@ -27,6 +27,16 @@ export async function createCampaign(page: Page, name: string, ruleset = 'shock-
   await page.locator('#stream-state[data-state="live"]').waitFor()
 }
 
+/** Opens a campaign with its id and key (unfolding the form when a campaign is open) and waits for its live feed. */
+export async function openCampaign(page: Page, campaignId: string, key: string): Promise<void> {
+  if (!(await page.locator('#campaign-id').isVisible())) await page.getByText('Open or create a campaign').click()
+  await page.getByLabel('Campaign id', { exact: true }).fill(campaignId)
+  await page.getByLabel('GM key', { exact: true }).fill(key)
+  // Showing a campaign first stops the feed of the one open, so "live" below is the new campaign's.
+  await page.getByRole('button', { name: 'Show campaign' }).click()
+  await page.locator('#stream-state[data-state="live"]').waitFor()
+}
+
 /** Adds a character from the console's form and waits for its card. */
 export async function addCharacter(page: Page, name: string): Promise<void> {
   await page.getByLabel('Character name').fill(name)
