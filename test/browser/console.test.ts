@@ -313,6 +313,11 @@ for (const session of sessions) {
       t.match(await page.locator('#feed li').first().textContent(), /revert/i, 'the revert is in the feed')
       await cardIs(page, heroCard, before)
       t.pass('the hero’s card is drawn as before the latest event')
+      t.match(
+        await page.locator('#action-result').textContent(),
+        `Undone: #${feedBefore}`,
+        'the answer under the form, that event’s, says it is undone',
+      )
 
       // Undo twice: the second click does not take the undo back, and says why.
       await page.getByRole('button', { name: `Undo latest event of ${session.hero}` }).click()
