@@ -2,7 +2,18 @@ import t from 'tap'
 import type { Page } from 'playwright-core'
 import { buildTestApp } from '../helpers/build-app.js'
 import { accessible, chromiumMissing, launchBrowser, listen } from '../helpers/browser.js'
-import { createCampaign as openNewCampaign } from '../helpers/console.js'
+import {
+  addCharacter,
+  answer,
+  article,
+  choose,
+  createCampaign as openNewCampaign,
+  fields,
+  newestSeq,
+  openCampaign,
+  press,
+  send,
+} from '../helpers/console.js'
 
 // These run inside Chromium (page.evaluate); the project's type check has no DOM library.
 declare const document: any
@@ -11,50 +22,15 @@ declare const document: any
 // every action and every campaign, says what that choice will be and why, asks before "Everyone"
 // shows players something that follows a hidden roll, and GM-only events carry a Reveal button.
 
-const article = (page: Page, name: string) => page.getByRole('article', { name })
-const fields = (page: Page) => page.locator('#action-fields')
 const rules = (page: Page) => page.getByLabel('As the rules decide')
 const dialog = (page: Page) => page.getByRole('dialog')
 
-async function choose(page: Page, character: string, action: string): Promise<void> {
-  await page.getByLabel('Character', { exact: true }).selectOption({ label: character })
-  await page.getByLabel('Action', { exact: true }).selectOption(action)
-}
-
+/** A new campaign, its keys put away. */
 async function createCampaign(page: Page, name: string): Promise<void> {
   await openNewCampaign(page, name)
-  await page.getByRole('heading', { name: 'Keep these now' }).waitFor()
   await page.getByRole('button', { name: 'I have saved them' }).click()
 }
 
-async function addCharacter(page: Page, name: string): Promise<void> {
-  await page.getByLabel('Character name').fill(name)
-  await page.getByRole('button', { name: 'Add character' }).click()
-  await article(page, name).waitFor()
-}
-
-/** Presses the form's send button and waits for the answer (or a dialog asking first). */
-async function press(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    document.getElementById('action-result').textContent = ''
-  })
-  await page.locator('#action-submit').click()
-}
-
-async function answer(page: Page): Promise<string> {
-  await page.waitForFunction(() => {
-    const text = document.getElementById('action-result').textContent
-    return text && text !== 'Sending…'
-  })
-  return (await page.locator('#action-result').textContent()) ?? ''
-}
-
-async function send(page: Page): Promise<string> {
-  await press(page)
-  return answer(page)
-}
-
-const newestSeq = async (page: Page) => Number(await page.locator('#feed li').first().getAttribute('data-seq'))
 const hint = async (page: Page) => (await page.locator('#visibility-hint').textContent()) ?? ''
 
 t.test(
@@ -297,12 +273,8 @@ t.test(
     t.equal(await page.locator('#feed li[data-type="reveal"]').count(), 0, 'and its own feed')
 
     await page.getByLabel('GM only (behind the screen)').check()
-    await page.getByText('Open or create a campaign').click()
-    await page.getByLabel('Campaign id', { exact: true }).fill(first.id)
-    await page.getByLabel('GM key', { exact: true }).fill(first.key)
-    await page.getByRole('button', { name: 'Show campaign' }).click()
+    await openCampaign(page, first.id, first.key)
     await article(page, 'Vera Okafor').waitFor()
-    await page.locator('#stream-state[data-state="live"]').waitFor()
     t.ok(await rules(page).isChecked(), 'opening the first campaign again starts at the rules’ choice')
     t.match(
       await page.locator(`#feed li[data-seq="${checkSeq}"]`).textContent(),
@@ -327,10 +299,7 @@ t.test(
     const baseUrl = await listen(app)
     const { context, page } = await launchBrowser(t, { width: 1440, height: 1000 })
     await page.goto(`${baseUrl}/dashboard`)
-    await page.locator('#new-campaign-name').fill('The Long Winter')
-    await page.getByLabel('Rule set').selectOption('reaction-rolls')
-    await page.getByRole('button', { name: 'Create campaign' }).click()
-    await page.locator('#stream-state[data-state="live"]').waitFor()
+    await openNewCampaign(page, 'The Long Winter', 'reaction-rolls')
     await page.getByRole('button', { name: 'I have saved them' }).click()
     await addCharacter(page, 'Mira Tal')
     await addCharacter(page, 'Oren Vale')

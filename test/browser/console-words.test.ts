@@ -2,6 +2,7 @@ import t from 'tap'
 import type { Page } from 'playwright-core'
 import { buildTestApp } from '../helpers/build-app.js'
 import { chromiumMissing, launchBrowser, listen } from '../helpers/browser.js'
+import { openCampaign } from '../helpers/console.js'
 
 // These run inside Chromium (page.evaluate); the project's type check has no DOM library.
 declare const document: any
@@ -48,9 +49,7 @@ for (const ruleset of ['shock-meters', 'trauma-table', 'reaction-rolls']) {
     })
     const { page } = await launchBrowser(t)
     await page.goto(`${baseUrl}/dashboard`)
-    await page.getByLabel('Campaign id', { exact: true }).fill(campaign.id)
-    await page.getByLabel('GM key', { exact: true }).fill(gmKey.key)
-    await page.getByRole('button', { name: 'Show campaign' }).click()
+    await openCampaign(page, campaign.id, gmKey.key)
     await page.getByRole('article', { name: 'Nell Ash' }).waitFor()
 
     const actions = await page

@@ -3,6 +3,7 @@ import t, { type Test } from 'tap'
 import type { Locator, Page } from 'playwright-core'
 import { buildTestApp } from '../helpers/build-app.js'
 import { accessible, chromiumMissing, IMAGES_DIR, launchBrowser, listen } from '../helpers/browser.js'
+import { addCharacter, article, choose, createCampaign, fields, newestSeq, send } from '../helpers/console.js'
 
 // These run inside Chromium (page.evaluate); the project's type check has no DOM library.
 declare const document: any
@@ -33,29 +34,6 @@ async function fitsPhone(t: Checks, page: Page, what: string): Promise<void> {
   t.same(wide, [], `nothing in ${what} sticks out or scrolls sideways`)
 }
 
-const article = (page: Page, name: string) => page.getByRole('article', { name })
-const fields = (page: Page) => page.locator('#action-fields')
-
-async function choose(page: Page, character: string, action: string): Promise<void> {
-  await page.getByLabel('Character', { exact: true }).selectOption({ label: character })
-  await page.getByLabel('Action', { exact: true }).selectOption(action)
-}
-
-/** Creates a campaign from the console's form and waits for its live feed. */
-async function createCampaign(page: Page, name: string, ruleset: string): Promise<void> {
-  await page.getByLabel('Name', { exact: true }).fill(name)
-  await page.getByLabel('Rule set').selectOption(ruleset)
-  await page.getByRole('button', { name: 'Create campaign' }).click()
-  await page.locator('#stream-state[data-state="live"]').waitFor()
-}
-
-/** Adds a character from the console's form and waits for its card. */
-async function addCharacter(page: Page, name: string): Promise<void> {
-  await page.getByLabel('Character name').fill(name)
-  await page.getByRole('button', { name: 'Add character' }).click()
-  await article(page, name).waitFor()
-}
-
 /** Dice: Nerve's, or the faces typed as rolled at the table. */
 async function dice(page: Page, faces?: string): Promise<void> {
   if (faces === undefined) {
@@ -74,16 +52,6 @@ async function visibility(page: Page, who: keyof typeof VISIBILITY): Promise<voi
   await page.getByLabel(VISIBILITY[who], { exact: true }).check()
 }
 
-/** Sends the console's form; the answer's summary, or the refusal, is returned. */
-async function send(page: Page): Promise<string> {
-  await page.locator('#action-submit').click()
-  await page.waitForFunction(() => {
-    const text = document.getElementById('action-result').textContent
-    return text && text !== 'Sending…'
-  })
-  return (await page.locator('#action-result').textContent()) ?? ''
-}
-
 /** A character's card as text, without its version (which a revert raises). */
 const cardText = async (page: Page, name: string) =>
   ((await article(page, name).textContent()) ?? '').replace(/version \d+/, '')
@@ -98,9 +66,6 @@ async function cardIs(page: Page, id: string, wanted: string): Promise<void> {
     [id, wanted],
   )
 }
-
-/** The seq of the newest entry in the feed. */
-const newestSeq = async (page: Page) => Number(await page.locator('#feed li').first().getAttribute('data-seq'))
 
 /**
  * Settles every open decision of the character from its Settle buttons, taking the first
@@ -348,6 +313,11 @@ for (const session of sessions) {
       t.match(await page.locator('#feed li').first().textContent(), /revert/i, 'the revert is in the feed')
       await cardIs(page, heroCard, before)
       t.pass('the hero’s card is drawn as before the latest event')
+      t.match(
+        await page.locator('#action-result').textContent(),
+        `Undone: #${feedBefore}`,
+        'the answer under the form, that event’s, says it is undone',
+      )
 
       // Undo twice: the second click does not take the undo back, and says why.
       await page.getByRole('button', { name: `Undo latest event of ${session.hero}` }).click()

@@ -3,11 +3,11 @@ import type { Page } from 'playwright-core'
 import { createCampaign, createCharacter } from '../helpers/api.js'
 import { buildTestApp } from '../helpers/build-app.js'
 import { accessible, chromiumMissing, launchBrowser, listen } from '../helpers/browser.js'
+import { fields, openCampaign } from '../helpers/console.js'
 
 // These run inside Chromium (page.evaluate); the project's type check has no DOM library.
 declare const document: any
 
-const fields = (page: Page) => page.locator('#action-fields')
 const summary = (page: Page) => page.locator('#odds-summary')
 
 /** The title the console gives a name: `matched-success` → `Matched Success`. */
@@ -58,10 +58,7 @@ t.test(
       if (request.url().endsWith('/odds')) oddsCalls.push(request.postData() ?? '')
     })
     await page.goto(`${baseUrl}/dashboard`)
-    await page.getByLabel('Campaign id', { exact: true }).fill(campaign.id)
-    await page.getByLabel('GM key', { exact: true }).fill(gmKey.key)
-    await page.getByRole('button', { name: 'Show campaign' }).click()
-    await page.locator('#stream-state[data-state="live"]').waitFor()
+    await openCampaign(page, campaign.id, gmKey.key)
 
     await page.getByLabel('Character', { exact: true }).selectOption({ label: 'Vera Okafor' })
     await page.getByLabel('Action', { exact: true }).selectOption('stress-check')
@@ -150,10 +147,7 @@ t.test(
     const { character } = await createCharacter(app, campaign, auth, { name: 'Mira Tal' })
     const { page } = await launchBrowser(t)
     await page.goto(`${baseUrl}/dashboard`)
-    await page.getByLabel('Campaign id', { exact: true }).fill(campaign.id)
-    await page.getByLabel('GM key', { exact: true }).fill(gmKey.key)
-    await page.getByRole('button', { name: 'Show campaign' }).click()
-    await page.locator('#stream-state[data-state="live"]').waitFor()
+    await openCampaign(page, campaign.id, gmKey.key)
     await page.getByLabel('Action', { exact: true }).selectOption('reaction-roll')
     await fields(page).getByLabel('Ability (optional)').selectOption({ label: 'Agility (d6)' })
     await fields(page).getByLabel('Pressure', { exact: true }).selectOption({ label: '6' })

@@ -196,6 +196,7 @@ export async function submitAction(submitEvent) {
   button.disabled = true
   result.classList.remove('error')
   result.textContent = 'Sending…'
+  delete result.dataset.eventId
   const path = `${campaignPath()}/characters/${encodeURIComponent(characterId)}/${action}`
   const key = idempotencyKeyFor(JSON.stringify([path, payload]))
   try {
@@ -203,6 +204,8 @@ export async function submitAction(submitEvent) {
     answered()
     if (answer.event) addToFeed(answer.event, true)
     if (answer.character) upsertCharacter(answer.character)
+    // Which event the answer speaks of: an undo of it says so here (undo.js).
+    result.dataset.eventId = answer.event?.id ?? ''
     result.replaceChildren(
       h('span', { class: 'result-summary' }, `${answer.character?.name ?? ''}: ${answer.event?.summary ?? 'done'}`),
       ' ',

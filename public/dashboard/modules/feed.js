@@ -225,3 +225,13 @@ export async function onEvent(event) {
     else setStatus(`Could not refresh a character: ${error.message}`, true)
   }
 }
+
+/** On a phone the feed is docked showing the latest roll; its button unfolds the earlier ones over the page. */
+export function setupFeedToggle() {
+  const toggle = $('feed-toggle')
+  toggle.addEventListener('click', () => {
+    const open = toggle.getAttribute('aria-expanded') !== 'true'
+    toggle.setAttribute('aria-expanded', String(open))
+    toggle.closest('.feed').classList.toggle('open', open)
+  })
+}

@@ -13,6 +13,7 @@ import { copyButton } from './copy.js'
 import { forgetKey, showRemembered } from './remembered.js'
 import { syncDiceSource } from './dice.js'
 import { $, setStatus } from './dom.js'
+import { setupFeedToggle } from './feed.js'
 import { scheduleOdds } from './odds.js'
 import { session } from './session.js'
 import { addCharacter } from './sheet-editor.js'
@@ -79,6 +80,7 @@ export function start() {
   $('dice-provided').addEventListener('change', syncDiceSource)
   $('add-form').addEventListener('submit', addCharacter)
   syncDiceSource()
+  setupFeedToggle()
   setupCreate()
 
   const link = readFragment()

@@ -2,7 +2,7 @@
 import { api, latestEventOf, post } from './api.js'
 import { characters, upsertCharacter } from './characters.js'
 import { confirmWith } from './confirm.js'
-import { setStatus, title } from './dom.js'
+import { $, setStatus, title } from './dom.js'
 import { addToFeed } from './feed.js'
 import { campaignPath } from './session.js'
 import { changes } from './sheet-diff.js'
@@ -74,6 +74,9 @@ export async function undoEvent(event) {
   if (answer.event) addToFeed(answer.event, true)
   if (answer.character) upsertCharacter(answer.character)
   setStatus(`Undone for ${name}: #${event.seq}, ${event.summary}`)
+  // The answer under the roll form no longer stands when it is the event just taken back.
+  const result = $('action-result')
+  if (result.dataset.eventId === event.id) result.textContent = `Undone: #${event.seq}, ${event.summary}`
 }
 
 /**
@@ -90,7 +93,7 @@ export async function revertLatest(characterId, button) {
       setStatus(`Nothing to undo for ${character?.name}: no change since it was added.`, true)
     } else if (latest.type === 'revert') {
       setStatus(
-        `Nothing more to undo for ${character?.name}: the latest change is already an undo (#${latest.seq}, ${latest.summary}). Only the latest event can be taken back; to put #${latest.outcome?.reverted?.seq ?? 'it'} back, use Undo on #${latest.seq} in the live rolls.`,
+        `Nothing more to undo for ${character?.name}: the latest change is already an undo (#${latest.seq}, ${latest.summary}). Only the latest event can be taken back; to put #${latest.outcome?.reverted?.seq ?? 'it'} back, use Put back on #${latest.seq} in the live rolls.`,
         true,
       )
     } else {
