@@ -30,8 +30,13 @@ function framesOf(events) {
   })
 }
 
-/** The character card's Timeline button: opens the timeline under the card, or closes it. */
+/**
+ * The character card's Timeline button: opens the timeline under the card, or closes it. The
+ * card is drawn again for each new version, so an open timeline keeps the newest name from here.
+ */
 export function timelineButton(character) {
+  const state = open.get(character.id)
+  if (state) state.character = character
   const button = h(
     'button',
     {
