@@ -4,7 +4,7 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromium, type BrowserContext, type Page } from 'playwright-core'
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core'
 import type { Test } from 'tap'
 import type { App } from '../../src/app.js'
 
@@ -42,9 +42,10 @@ export interface Browser {
   /**
    * Saves a PNG of the window. Into docs/images/ when snapshots are being written
    * (`npm run screenshots`); otherwise into a temporary folder, so an ordinary test run still
-   * renders every screenshot but leaves the committed pictures alone.
+   * renders every screenshot but leaves the committed pictures alone. Of the whole window, or
+   * of one element.
    */
-  screenshot: (name: string) => Promise<void>
+  screenshot: (name: string, of?: Locator) => Promise<void>
 }
 
 /**
@@ -80,8 +81,8 @@ export async function launchBrowser(t: TestContext, viewport = { width: 1280, he
   return {
     context,
     page,
-    screenshot: async (name) => {
-      await page.screenshot({ path: join(imagesDir, name) })
+    screenshot: async (name, of) => {
+      await (of ?? page).screenshot({ path: join(imagesDir, name) })
     },
   }
 }

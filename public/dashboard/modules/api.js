@@ -74,15 +74,22 @@ export async function loadCharacters() {
   return characters
 }
 
-/** The character's latest event, the only one a revert may undo. */
-export async function latestEventOf(characterId) {
+/**
+ * Every event of the character this key may see, oldest first, a page at a time; `sheets`
+ * `none` leaves out the sheets before and after each.
+ * @returns {Promise<import('./api-types.js').Event[]>}
+ */
+export async function characterEvents(characterId, sheets = 'full') {
+  const events = []
   let after = 0
-  let last = null
   for (;;) {
-    const query = new URLSearchParams({ characterId, sheets: 'none', limit: '100', after: String(after) })
+    const query = new URLSearchParams({ characterId, sheets, limit: '100', after: String(after) })
     const page = await api(`${campaignPath()}/events?${query}`)
-    if (page.data.length) last = page.data[page.data.length - 1]
-    if (!page.hasMore || !page.data.length) return last
-    after = page.nextCursor ?? last.seq
+    events.push(...page.data)
+    if (!page.hasMore || !page.data.length) return events
+    after = page.nextCursor ?? page.data[page.data.length - 1].seq
   }
 }
+
+/** The character's latest event, the only one a revert may undo. */
+export const latestEventOf = async (characterId) => (await characterEvents(characterId, 'none')).at(-1) ?? null

@@ -7,12 +7,13 @@ import { mintPlayerKey } from './keys.js'
 import { scheduleOdds } from './odds.js'
 import { session } from './session.js'
 import { toggleEditor } from './sheet-editor.js'
+import { timelineButton } from './timeline.js'
 import { revertLatest } from './undo.js'
 
 /** Every character of the open campaign, by id: the newest version seen of each. */
 export const characters = new Map()
 
-/** The GM's buttons on a character: settle each open decision, edit, undo, hand a player a key. */
+/** The GM's buttons on a character: act, edit, undo, hand a player a key, see its timeline. */
 function gmTools(character) {
   const name = character.name
   const tool = (text, label, onClick) => {
@@ -27,6 +28,7 @@ function gmTools(character) {
     tool('Edit', `Edit ${name}`, (button) => toggleEditor(character.id, button)),
     tool('Undo latest', `Undo latest event of ${name}`, (button) => revertLatest(character.id, button)),
     tool('Player key', `Mint a player key for ${name}`, (button) => mintPlayerKey(character.id, button)),
+    timelineButton(character),
   )
 }
 
@@ -81,8 +83,9 @@ function renderCharacter(character) {
           ...character.pending.map((decision) => decisionItem(character, decision)),
         )
       : null,
-    session.mode === 'gm' ? gmTools(character) : null,
+    session.mode === 'gm' ? gmTools(character) : h('div', { class: 'character-tools' }, timelineButton(character)),
     h('div', { class: 'editor-slot', id: `editor-${character.id}` }),
+    h('div', { class: 'timeline-slot', id: `timeline-${character.id}` }),
   )
 }
 
@@ -112,9 +115,11 @@ export function upsertCharacter(character) {
   } else if (existing) {
     const fresh = renderCharacter(character)
     fresh.classList.add('updated')
-    // An edit in progress survives the redraw.
-    const editor = existing.querySelector('.editor-slot')
-    if (editor?.childElementCount) fresh.querySelector('.editor-slot').replaceWith(editor)
+    // An edit in progress and an open timeline survive the redraw.
+    for (const slot of ['.editor-slot', '.timeline-slot']) {
+      const kept = existing.querySelector(slot)
+      if (kept?.childElementCount) fresh.querySelector(slot).replaceWith(kept)
+    }
     existing.replaceWith(fresh)
   } else {
     $('character-list').append(renderCharacter(character))

@@ -1,6 +1,6 @@
 // @ts-check
 import { setupConsole } from './action-form.js'
-import { ApiError, api, loadCharacters, post } from './api.js'
+import { ApiError, api, characterEvents, loadCharacters, post } from './api.js'
 import { characters, showCharacters } from './characters.js'
 import { $, h, nameIn, setStatus } from './dom.js'
 import { addToFeed, resetFeed, skipTo } from './feed.js'
@@ -10,6 +10,7 @@ import { rememberCampaign, showRemembered } from './remembered.js'
 import { campaignPath, session } from './session.js'
 import { setupAddCharacter } from './sheet-editor.js'
 import { follow, setStreamState } from './stream.js'
+import { closeTimelines } from './timeline.js'
 
 export const STORAGE = {
   campaignId: 'nerve.dashboard.campaignId',
@@ -56,6 +57,7 @@ export async function connect(campaignId, key, only = null) {
   disconnect()
   Object.assign(session, { campaignId, key, mode: keyRole(key), only })
   characters.clear()
+  closeTimelines()
   resetFeed()
   document.body.dataset.mode = session.mode
   $('gm-tools').hidden = true
@@ -75,20 +77,7 @@ export async function connect(campaignId, key, only = null) {
     for (const character of list) characters.set(character.id, character)
     if (session.only) {
       // The player's own character only: its latest events, newest last.
-      let after = 0
-      let events = []
-      for (;;) {
-        const query = new URLSearchParams({
-          characterId: session.only,
-          sheets: 'none',
-          limit: '100',
-          after: String(after),
-        })
-        const page = await api(`${campaignPath()}/events?${query}`)
-        events = events.concat(page.data).slice(-20)
-        if (!page.hasMore || !page.data.length) break
-        after = page.nextCursor ?? page.data[page.data.length - 1].seq
-      }
+      const events = (await characterEvents(session.only, 'none')).slice(-20)
       skipTo(session.campaign.eventCount)
       for (const event of events) addToFeed(event, false)
     } else {

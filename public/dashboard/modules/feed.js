@@ -213,6 +213,19 @@ export function addToFeed(event, isNew) {
   }
 }
 
+/**
+ * Shows the GM an event the timeline points at: the feed's entry is marked, scrolled to and
+ * announced. False when the feed no longer holds it.
+ */
+export function pointOut(seq) {
+  for (const item of document.querySelectorAll('#feed li.picked')) item.classList.remove('picked')
+  const item = document.querySelector(`#feed li[data-seq="${seq}"]`)
+  if (!item) return false
+  item.classList.add('picked')
+  item.scrollIntoView({ block: 'nearest' })
+  return true
+}
+
 export async function onEvent(event) {
   addToFeed(event, true)
   if (!event.characterId || (session.only && event.characterId !== session.only)) return

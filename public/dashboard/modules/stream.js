@@ -2,6 +2,7 @@
 import { $, setStatus } from './dom.js'
 import { lastSeq, onEvent } from './feed.js'
 import { campaignPath, session } from './session.js'
+import { extendTimeline } from './timeline.js'
 
 const RECONNECT_MS = [1000, 2000, 5000, 10000]
 
@@ -61,6 +62,7 @@ export async function follow(signal) {
         buffer = parseMessages(buffer + value, (message) => {
           const event = JSON.parse(message.data)
           onEvent(event)
+          extendTimeline(event)
         })
       }
     } catch {

@@ -2,7 +2,8 @@
 import { h, title } from '../dom.js'
 import { badge, facts, list } from './parts.js'
 
-const DURATIONS = {
+/** How long a condition lasts, in the rulebook’s words. */
+export const DURATIONS = {
   'next-check': 'until the next check',
   'next-attack': 'until the next attack',
   'next-save': 'until the next save',
@@ -12,6 +13,9 @@ const DURATIONS = {
   cycle: 'until the next cycle',
   permanent: 'permanent',
 }
+
+/** How long a compulsion lasts. */
+export const BEHAVIOUR_DURATIONS = { 'next-turn': 'next turn', encounter: 'all encounter' }
 
 /**
  * @param {import('../api-types.js').TraumaTableCharacter} character
@@ -56,7 +60,7 @@ export function renderTraumaTable(character, tables) {
       (entry) => `${title(entry.save)} saves at a disadvantage until the end of the scene`,
     ),
     ...sheet.behaviours.map(
-      (entry) => `${title(entry.behaviour)} — ${entry.duration === 'next-turn' ? 'next turn' : 'all encounter'}`,
+      (entry) => `${title(entry.behaviour)} — ${BEHAVIOUR_DURATIONS[entry.duration] ?? entry.duration}`,
     ),
   ]
 
