@@ -149,9 +149,10 @@ export function eventListings(event: RollEvent): { listing: string; publicListin
 }
 
 function listing(event: RollEvent, audience: Audience): string {
-  const { sheetBefore, sheetAfter, ...listed } = eventView(event, audience)
+  const { sheetBefore, sheetAfter, ...listed } = eventView(event, audience) as Record<string, unknown>
   // A part the payload lacks is listed as null, as the API shows it, not left out as JSON.stringify would.
-  return JSON.stringify(Object.fromEntries(Object.entries(listed).map(([field, value]) => [field, value ?? null])))
+  for (const field in listed) listed[field] ??= null
+  return JSON.stringify(listed)
 }
 
 /** Events written before decisions were listed hold one decision or null. */

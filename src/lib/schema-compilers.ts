@@ -110,9 +110,67 @@ function nonFiniteNumbers(data: unknown, schema: unknown): Issue[] {
  */
 const buildSerializer: SerializerFactory = (externalSchemas, options) => {
   const shared = (externalSchemas ?? {}) as Record<string, Schema>
-  return compiledOnce(externalSchemas, options, ({ schema }: { schema?: unknown }) =>
-    fastJsonStringify(schema as Schema, { ...(options as object), schema: referencedBy(schema, shared) }),
-  )
+  return compiledOnce(externalSchemas, options, ({ schema }: { schema?: unknown }) => {
+    const referenced = Object.fromEntries(
+      Object.entries(referencedBy(schema, shared)).map(([id, one]) => [id, forSerializing(one) as Schema]),
+    )
+    return fastJsonStringify(forSerializing(schema) as Schema, { ...(options as object), schema: referenced })
+  })
+}
+
+type SchemaNode = Record<string, unknown>
+
+/** Keywords whose values are data, not schemas. */
+const DATA_KEYWORDS = new Set(['const', 'default', 'enum', 'examples'])
+const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null'])
+const COMBINATORS = ['$ref', 'anyOf', 'oneOf', 'allOf', 'not', 'if']
+
+const isSchemaNode = (value: unknown): value is SchemaNode =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** An object of any properties (`FreeObject`): a sheet, a request, an outcome. */
+const isFreeObject = (node: SchemaNode) =>
+  node.type === 'object' &&
+  node.additionalProperties === true &&
+  (node.properties === undefined || (isSchemaNode(node.properties) && Object.keys(node.properties).length === 0)) &&
+  !['patternProperties', 'required', 'minProperties', 'maxProperties'].some((key) => key in node)
+
+const isAny = (node: SchemaNode) => !COMBINATORS.some((key) => key in node) && node.type === undefined
+
+/**
+ * A response schema as fast-json-stringify is given it, for the same JSON with less work per
+ * answer. It serialises a union by running an Ajv check of each branch until one matches (a
+ * command's answer has a dozen nullable fields), and an object of any properties key by key,
+ * each value through `JSON.stringify`. Here a union of plain types (a nullable value, a choice of
+ * literals) becomes a list of types, told apart by `typeof`, and an object of any properties is
+ * written by one `JSON.stringify`: every answer the schema allows comes out byte for byte the
+ * same. Answers are not validated by their serialiser: what the server sends is checked where it
+ * is made, and the contract tests hold every answer to the document. The served OpenAPI document
+ * is built from the routes' own schemas, which this copy leaves as they are.
+ */
+export function forSerializing(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(forSerializing)
+  if (!isSchemaNode(schema)) return schema
+  const node: SchemaNode = {}
+  for (const [key, value] of Object.entries(schema)) node[key] = DATA_KEYWORDS.has(key) ? value : forSerializing(value)
+  if (isFreeObject(node)) return {}
+  return Array.isArray(node.anyOf) ? plainUnion(node, node.anyOf as unknown[]) : node
+}
+
+/** A union of plain types as one schema with a list of types, or the union as it is. */
+function plainUnion(node: SchemaNode, branches: unknown[]): SchemaNode {
+  if (!branches.every(isSchemaNode)) return node
+  const { anyOf: _branches, ...siblings } = node
+  if (COMBINATORS.some((key) => key in siblings)) return node
+  const valued = branches.filter((branch) => branch.type !== 'null')
+  if (valued.some(isAny)) return valued.length === 1 ? {} : node
+  const plain = branches.every((branch) => !COMBINATORS.some((key) => key in branch) && typeof branch.type === 'string')
+  if (!plain) return node
+  const types = [...new Set(branches.map((branch) => branch.type as string))]
+  if (valued.length === 1) return { ...siblings, ...valued[0], type: types }
+  // Several values of plain types (literals): only their types decide how each is written.
+  const scalar = valued.every((branch) => SCALAR_TYPES.has(branch.type as string) && branch.format === undefined)
+  return scalar ? { ...siblings, type: types } : node
 }
 
 /** The shared schemas a schema refers to (`"$ref": "Problem#"`), and those they refer to in turn. */
