@@ -64,6 +64,11 @@ for (const ruleset of ['shock-meters', 'trauma-table', 'reaction-rolls']) {
         `${action}: a Dice section only when the action rolls dice`,
       )
     }
+    const creation = page.locator('#feed li[data-type="character.created"] .feed-meta')
+    await creation.waitFor()
+    t.match(await creation.textContent(), / · Character created · Nell Ash/, 'the feed names an event in words')
+    t.notMatch(await page.locator('#feed').textContent(), /character\.created/, 'not by its type in the API')
+
     await page.getByRole('button', { name: 'Edit Nell Ash' }).click()
     const editor = 'form[aria-label="Edit Nell Ash"]'
     for (const words of await wordsIn(page, editor)) t.notMatch(words, API_WORDS, `sheet editor: “${words}”`)

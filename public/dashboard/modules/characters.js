@@ -9,6 +9,7 @@ import { session } from './session.js'
 import { toggleEditor } from './sheet-editor.js'
 import { timelineButton } from './timeline.js'
 import { revertLatest } from './undo.js'
+import { eventName } from './event-names.js'
 
 /** Every character of the open campaign, by id: the newest version seen of each. */
 export const characters = new Map()
@@ -37,7 +38,7 @@ function gmTools(character) {
  * @param {import('./api-types.js').PendingDecision} decision
  */
 function decisionItem(character, decision) {
-  const children = [h('span', { class: 'badge warn' }, 'Open'), ` ${decision.prompt} `, h('code', {}, decision.action)]
+  const children = [h('span', { class: 'badge warn' }, 'Open'), ` ${decision.prompt} (${eventName(decision.action)})`]
   if (session.mode === 'gm') {
     const button = h(
       'button',

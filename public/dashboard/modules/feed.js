@@ -2,6 +2,7 @@
 import { api, post } from './api.js'
 import { characters, upsertCharacter } from './characters.js'
 import { confirmWith } from './confirm.js'
+import { eventName } from './event-names.js'
 import { $, h, setStatus, title } from './dom.js'
 import { campaignPath, session } from './session.js'
 import { undoEvent } from './undo.js'
@@ -64,7 +65,7 @@ function feedItem(event, isNew) {
       { class: 'feed-meta' },
       `#${event.seq} · `,
       h('time', { datetime: event.occurredAt }, time.toLocaleTimeString()),
-      ` · ${event.type}`,
+      ` · ${eventName(event.type)}`,
       character ? ` · ${character.name}` : '',
       hidden ? (shownToPlayers ? ' · GM only, revealed' : ' · GM only') : '',
       undone ? ' · undone' : '',

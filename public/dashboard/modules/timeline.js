@@ -1,6 +1,7 @@
 // @ts-check
 import { characterEvents } from './api.js'
 import { $, h } from './dom.js'
+import { eventLabel } from './event-names.js'
 import { pointOut } from './feed.js'
 import { table } from './rulesets/parts.js'
 import { session } from './session.js'
@@ -94,7 +95,7 @@ function pick(characterId, seq) {
   const inFeed = pointOut(seq)
   const picked = $(`timeline-${characterId}`).querySelector('.timeline-picked')
   picked.textContent = frame
-    ? `#${seq} ${frame.event.type}${frame.event.visibility === 'gm' ? ' (GM only)' : ''}: ${frame.event.summary}. ${
+    ? `${eventLabel(frame.event)}: ${frame.event.summary}. ${
         inFeed ? 'Highlighted in Live rolls.' : 'Older than the events Live rolls keeps.'
       }`
     : ''
@@ -172,7 +173,7 @@ function dataTable(heading, picture, frames) {
     h(
       'tr',
       { 'data-seq': event.seq },
-      h('th', { scope: 'row' }, `#${event.seq} ${event.type}${event.visibility === 'gm' ? ' (GM only)' : ''}`),
+      h('th', { scope: 'row' }, eventLabel(event)),
       columns.map(({ panel, series }) => {
         const value = series.values[index]
         const text = value === null ? (panel.kind === 'lanes' ? '—' : 'none') : String(value)

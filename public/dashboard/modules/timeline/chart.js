@@ -1,5 +1,6 @@
 // @ts-check
 import { h } from '../dom.js'
+import { eventLabel } from '../event-names.js'
 
 const SVG = 'http://www.w3.org/2000/svg'
 /** Colours, marker shapes and dash patterns a series cycles through (timeline.css): never colour alone. */
@@ -74,7 +75,7 @@ export function pointsOf(panel, series, frames) {
     const before = index === 0 ? (value === null ? null : panel.kind === 'lines' ? 0 : null) : series.values[index - 1]
     if (!changed(before, value)) return
     const { event } = frames[index]
-    const what = `#${event.seq} ${event.type}${event.visibility === 'gm' ? ' (GM only)' : ''}`
+    const what = eventLabel(event)
     let happened
     if (value === null) happened = `${series.label} ${panel.kind === 'lines' ? 'gone' : 'ended'}`
     else if (panel.kind === 'lanes') happened = `${series.label}, ${value}`
