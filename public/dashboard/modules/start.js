@@ -4,11 +4,13 @@ import {
   STORAGE,
   connect,
   disconnect,
+  openNewCampaign,
   openRemembered,
   readFragment,
   rememberAndConnect,
   setupCreate,
 } from './connect.js'
+import { setupArchives } from './archives.js'
 import { copyButton } from './copy.js'
 import { forgetKey, showRemembered } from './remembered.js'
 import { syncDiceSource } from './dice.js'
@@ -17,6 +19,7 @@ import { scheduleOdds } from './odds.js'
 import { session } from './session.js'
 import { addCharacter } from './sheet-editor.js'
 import { resetVisibility } from './visibility.js'
+import { setupWebhooks } from './webhooks.js'
 
 export function start() {
   const form = $('connect-form')
@@ -80,6 +83,8 @@ export function start() {
   $('add-form').addEventListener('submit', addCharacter)
   syncDiceSource()
   setupCreate()
+  setupWebhooks()
+  setupArchives(openNewCampaign)
 
   const link = readFragment()
   if (link) rememberAndConnect(link.campaign, link.key, link.character)
