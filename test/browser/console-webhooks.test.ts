@@ -24,7 +24,6 @@ async function stressCheck(page: Page, face: string): Promise<void> {
   await fields(page).getByLabel('Rank', { exact: true }).fill('4')
   await page.getByLabel('Rolled at the table').check()
   await page.getByLabel('Faces rolled').fill(face)
-  await page.locator('#action-result').evaluate((element) => (element.textContent = ''))
   await page.locator('#action-submit').click()
   await page.locator('#action-result', { hasText: `rolled ${face}` }).waitFor()
 }
