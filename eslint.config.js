@@ -74,6 +74,7 @@ const BROWSER_GLOBALS = [
   'CSS',
   'Node',
   'TextDecoderStream',
+  'URL',
   'URLSearchParams',
   'clearTimeout',
   'crypto',

@@ -10,7 +10,8 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(path, options = {}) {
+/** The answer to a request with the tab's key; a problem document (RFC 9457) becomes an ApiError with its detail. */
+export async function request(path, options = {}) {
   const response = await fetch(path, {
     ...options,
     headers: {
@@ -35,6 +36,12 @@ export async function api(path, options = {}) {
     }
     throw new ApiError(response.status, detail)
   }
+  return response
+}
+
+/** A JSON request's answer, parsed; null for 204. */
+export async function api(path, options = {}) {
+  const response = await request(path, options)
   return response.status === 204 ? null : response.json()
 }
 

@@ -6,11 +6,13 @@ import { $, h, nameIn, setStatus } from './dom.js'
 import { addToFeed, resetFeed, skipTo } from './feed.js'
 import { resolver } from './forms/fields.js'
 import { loadKeys } from './keys.js'
+import { resetArchive } from './archives.js'
 import { rememberCampaign, showRemembered } from './remembered.js'
 import { campaignPath, session } from './session.js'
 import { setupAddCharacter } from './sheet-editor.js'
 import { follow, setStreamState } from './stream.js'
 import { closeTimelines } from './timeline.js'
+import { loadWebhooks, resetWebhooks } from './webhooks.js'
 
 export const STORAGE = {
   campaignId: 'nerve.dashboard.campaignId',
@@ -47,6 +49,8 @@ function resetForms(campaignId) {
   $('minted').hidden = true
   $('odds').hidden = true
   $('add-form').reset()
+  resetWebhooks()
+  resetArchive()
   if ($('new-campaign-id').value !== campaignId) {
     $('created').hidden = true
     $('new-gm-key').value = ''
@@ -60,8 +64,7 @@ export async function connect(campaignId, key, only = null) {
   closeTimelines()
   resetFeed()
   document.body.dataset.mode = session.mode
-  $('gm-tools').hidden = true
-  $('keys').hidden = true
+  for (const gmOnly of ['gm-tools', 'keys', 'webhooks', 'archive']) $(gmOnly).hidden = true
   resetForms(campaignId)
   setStatus('Loading the campaign…')
   try {
@@ -116,9 +119,12 @@ export async function connect(campaignId, key, only = null) {
   if (session.mode === 'gm' && session.ruleset && session.openapi) {
     $('gm-tools').hidden = false
     $('keys').hidden = false
+    $('webhooks').hidden = false
+    $('archive').hidden = false
     setupConsole()
     setupAddCharacter()
     loadKeys().catch((error) => setStatus(`Could not list the keys: ${error.message}`, true))
+    loadWebhooks().catch((error) => setStatus(`Could not list the webhooks: ${error.message}`, true, 'webhooks-status'))
   }
   showCharacters()
   $('board').hidden = false
@@ -144,6 +150,16 @@ export function rememberAndConnect(campaignId, key, only = null) {
   return connect(campaignId, key, only)
 }
 
+/** Opens a campaign just created or imported, its id and GM key on show once with Copy buttons. */
+export async function openNewCampaign(campaign, gmKey) {
+  $('campaign-id').value = campaign.id
+  $('gm-key').value = gmKey
+  $('new-gm-key').value = gmKey
+  $('new-campaign-id').value = campaign.id
+  $('created').hidden = false
+  await rememberAndConnect(campaign.id, gmKey)
+}
+
 export async function setupCreate() {
   const select = $('new-ruleset')
   try {
@@ -159,13 +175,8 @@ export async function setupCreate() {
     try {
       session.key = ''
       const created = await post('/v1/campaigns', { name, ruleset: select.value })
-      $('campaign-id').value = created.campaign.id
-      $('gm-key').value = created.gmKey.key
-      $('new-gm-key').value = created.gmKey.key
-      $('new-campaign-id').value = created.campaign.id
-      $('created').hidden = false
       $('new-campaign-name').value = ''
-      await rememberAndConnect(created.campaign.id, created.gmKey.key)
+      await openNewCampaign(created.campaign, created.gmKey.key)
       setStatus(`${created.campaign.name} is created. Copy its GM key now: it is shown only once.`)
     } catch (error) {
       setStatus(`Could not create the campaign: ${error.message}`, true)

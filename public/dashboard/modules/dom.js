@@ -28,9 +28,9 @@ export const title = (word) =>
  */
 export const $ = (id) => document.getElementById(id)
 
-/** The page's status line, under the campaign forms. */
-export function setStatus(text, isError = false) {
-  const status = $('status')
+/** The page's status line, under the campaign forms, or a panel's own (`id`). */
+export function setStatus(text, isError = false, id = 'status') {
+  const status = $(id)
   status.textContent = text
   status.classList.toggle('error', isError)
 }

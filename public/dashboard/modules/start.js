@@ -4,11 +4,13 @@ import {
   STORAGE,
   connect,
   disconnect,
+  openNewCampaign,
   openRemembered,
   readFragment,
   rememberAndConnect,
   setupCreate,
 } from './connect.js'
+import { setupArchives } from './archives.js'
 import { copyButton } from './copy.js'
 import { forgetKey, showRemembered } from './remembered.js'
 import { syncDiceSource } from './dice.js'
@@ -18,6 +20,7 @@ import { scheduleOdds } from './odds.js'
 import { session } from './session.js'
 import { addCharacter } from './sheet-editor.js'
 import { resetVisibility } from './visibility.js'
+import { setupWebhooks } from './webhooks.js'
 
 export function start() {
   const form = $('connect-form')
@@ -82,6 +85,8 @@ export function start() {
   syncDiceSource()
   setupFeedToggle()
   setupCreate()
+  setupWebhooks()
+  setupArchives(openNewCampaign)
 
   const link = readFragment()
   if (link) rememberAndConnect(link.campaign, link.key, link.character)

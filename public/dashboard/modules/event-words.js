@@ -1,0 +1,48 @@
+// @ts-check
+import { api } from './api.js'
+import { title } from './dom.js'
+import { session } from './session.js'
+
+/**
+ * The event types every campaign records, whatever its rule set, in the GM's words. A rule set's
+ * actions say what they are themselves (their summary, as the action picker shows them).
+ */
+const BUILT_IN_WORDS = {
+  'character.created': 'A character is added',
+  'character.updated': 'A character is renamed or their sheet edited',
+  'character.archived': 'A character is archived',
+  revert: 'An undo',
+  reveal: 'A GM-only event is shown to the players',
+  'campaign.updated': 'The campaign is renamed or its settings change',
+  'webhook.ping': 'Test ping',
+}
+
+/** Every rule set's action names, read once: the registry's types that are none of them are built in. */
+let everyAction = null
+
+/** What an event of this type is, in the words the console uses for it. */
+export function eventWords(type) {
+  const action = session.ruleset?.actions.find((entry) => entry.name === type)
+  return action?.summary ?? BUILT_IN_WORDS[type] ?? title(type)
+}
+
+/**
+ * The event types a webhook of the open campaign may receive, from the registry the API document
+ * publishes (`CreateWebhookEndpoint.eventTypes`): this rule set's actions, then the built-in types.
+ * @returns {Promise<{ type: string, words: string }[]>}
+ */
+export async function subscribableTypes() {
+  const registry = session.openapi?.components?.schemas?.CreateWebhookEndpoint?.properties?.eventTypes?.items?.enum
+  if (!Array.isArray(registry)) return []
+  everyAction ??= api('/v1/rulesets').then(
+    (list) => new Set(list.data.flatMap((ruleset) => ruleset.actions.map((action) => action.name))),
+    (error) => {
+      everyAction = null
+      throw error
+    },
+  )
+  const actions = await everyAction
+  const own = (session.ruleset?.actions ?? []).map((action) => action.name).filter((type) => registry.includes(type))
+  const builtIn = registry.filter((type) => !actions.has(type))
+  return [...own, ...builtIn].map((type) => ({ type, words: eventWords(type) }))
+}
