@@ -54,7 +54,7 @@ t.test(
       1,
       'each event type is a check-box, in the rule set’s words',
     )
-    t.ok(await webhooks.getByLabel('A character is added').isVisible(), 'the built-in types are offered in GM words')
+    t.ok(await webhooks.getByLabel('Character created').isVisible(), 'the built-in types are offered in GM words')
     await webhooks.getByLabel('Receiver’s address').fill(receiver.url)
     await webhooks.getByLabel('Face a stress check').check()
     await webhooks.getByRole('button', { name: 'Add webhook' }).click()

@@ -8,6 +8,7 @@ const BUILT_IN = {
   'campaign.updated': 'Campaign edited',
   revert: 'Undo',
   reveal: 'Reveal',
+  'webhook.ping': 'Test ping',
 }
 
 /**

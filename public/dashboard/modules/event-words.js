@@ -1,29 +1,15 @@
 // @ts-check
 import { api } from './api.js'
-import { title } from './dom.js'
+import { eventName } from './event-names.js'
 import { session } from './session.js'
-
-/**
- * The event types every campaign records, whatever its rule set, in the GM's words. A rule set's
- * actions say what they are themselves (their summary, as the action picker shows them).
- */
-const BUILT_IN_WORDS = {
-  'character.created': 'A character is added',
-  'character.updated': 'A character is renamed or their sheet edited',
-  'character.archived': 'A character is archived',
-  revert: 'An undo',
-  reveal: 'A GM-only event is shown to the players',
-  'campaign.updated': 'The campaign is renamed or its settings change',
-  'webhook.ping': 'Test ping',
-}
 
 /** Every rule set's action names, read once: the registry's types that are none of them are built in. */
 let everyAction = null
 
-/** What an event of this type is, in the words the console uses for it. */
+/** What an event of this type is: an action as the action picker shows it, a built-in type by its name. */
 export function eventWords(type) {
   const action = session.ruleset?.actions.find((entry) => entry.name === type)
-  return action?.summary ?? BUILT_IN_WORDS[type] ?? title(type)
+  return action?.summary ?? eventName(type)
 }
 
 /**
