@@ -87,13 +87,27 @@ t.test(
     await third.getByRole('article', { name: 'Ada Marsh' }).waitFor()
     t.pass('a campaign whose key is kept reopens in one click')
 
+    // A rename made elsewhere (here, through the API) shows in the open console at once.
+    await app.inject({
+      method: 'PATCH',
+      url: `/v1/campaigns/${campaignId}`,
+      headers: { authorization: `Bearer ${gmKey}` },
+      payload: { name: 'The Lantern Society, year two' },
+    })
+    await third.locator('#campaign-title', { hasText: 'The Lantern Society, year two ·' }).waitFor()
+    t.equal(
+      await third.title(),
+      'The Lantern Society, year two — Nerve GM console',
+      'the heading and the tab take the new name',
+    )
+
     await third.getByText('Open or create a campaign').click()
     await third.getByRole('button', { name: 'Forget key' }).click()
     await again.getByText('key kept on this device').waitFor({ state: 'detached' })
     t.match(
       await again.textContent(),
-      /The Lantern Society/,
-      'Forget key forgets it on this device, and keeps the campaign listed',
+      /The Lantern Society, year two/,
+      'Forget key forgets it on this device, and keeps the campaign listed under its new name',
     )
     t.same(problems, [], 'no script errors')
   },

@@ -1,13 +1,14 @@
 // @ts-check
 import { setupConsole } from './action-form.js'
 import { ApiError, api, characterEvents, loadCharacters, post } from './api.js'
+import { rememberOpenCampaign, showCampaignTitle } from './campaign-title.js'
 import { characters, showCharacters } from './characters.js'
 import { $, h, nameIn, setStatus } from './dom.js'
 import { addToFeed, resetFeed, skipTo } from './feed.js'
 import { resolver } from './forms/fields.js'
 import { loadKeys } from './keys.js'
 import { resetArchive } from './archives.js'
-import { rememberCampaign, showRemembered } from './remembered.js'
+import { showRemembered } from './remembered.js'
 import { campaignPath, session } from './session.js'
 import { setupAddCharacter } from './sheet-editor.js'
 import { follow, setStreamState } from './stream.js'
@@ -103,17 +104,10 @@ export async function connect(campaignId, key, only = null) {
     return
   }
 
-  const heading = $('campaign-title')
-  heading.textContent = `${session.campaign.name} · ${session.ruleset?.title ?? session.campaign.ruleset}`
   document.querySelector('.subtitle').textContent = session.mode === 'gm' ? 'GM console' : 'player view'
-  heading.hidden = false
-  document.title = `${session.campaign.name} — Nerve ${session.mode === 'gm' ? 'GM console' : 'player view'}`
+  showCampaignTitle()
   if (session.mode === 'gm') {
-    rememberCampaign(
-      { id: campaignId, name: session.campaign.name, ruleset: session.ruleset?.title ?? session.campaign.ruleset },
-      key,
-      $('remember-key').checked,
-    )
+    rememberOpenCampaign($('remember-key').checked)
     showRemembered(openRemembered)
   }
   if (session.mode === 'gm' && session.ruleset && session.openapi) {

@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * The campaign this tab has open, and with which key. Only connect.js writes it (when a campaign
- * is opened or left); every other module reads it.
+ * is opened or left), and campaign-title.js follows the campaign's renames; every other module
+ * reads it.
  */
 export const session = {
   campaignId: '',

@@ -1,4 +1,5 @@
 // @ts-check
+import { followCampaignUpdate } from './campaign-title.js'
 import { $, setStatus } from './dom.js'
 import { lastSeq, onEvent } from './feed.js'
 import { campaignPath, session } from './session.js'
@@ -63,6 +64,7 @@ export async function follow(signal) {
           const event = JSON.parse(message.data)
           onEvent(event)
           extendTimeline(event)
+          followCampaignUpdate(event)
         })
       }
     } catch {
