@@ -58,6 +58,9 @@ for (const ruleset of ['shock-meters', 'trauma-table', 'reaction-rolls']) {
     for (const action of actions) {
       await page.getByLabel('Action', { exact: true }).selectOption(action)
       for (const words of await wordsIn(page, '#action-fields')) t.notMatch(words, API_WORDS, `${action}: “${words}”`)
+      const about = (await page.locator('#action-about').textContent()) ?? ''
+      t.ok(about.length > 0, `${action}: says what it does`)
+      t.notMatch(about, API_WORDS, `${action}: “${about}”`)
       t.equal(
         await page.locator('#dice-fieldset').isVisible(),
         ROLLS.has(action),

@@ -6,6 +6,7 @@ import { parseFaces, resetDice } from './dice.js'
 import { $, h, title } from './dom.js'
 import { addToFeed } from './feed.js'
 import { objectField } from './forms/fields.js'
+import { aboutAction } from './forms/words.js'
 import { scheduleOdds } from './odds.js'
 import { campaignPath, session } from './session.js'
 import { refreshVisibilityHint, resetVisibility, visibilityCase, visibilityLine } from './visibility.js'
@@ -95,7 +96,7 @@ export function buildActionFields() {
   const body = actionBody(action)
   const container = $('action-fields')
   const about = session.ruleset?.actions.find((entry) => entry.name === action)
-  $('action-about').textContent = about?.description ?? ''
+  $('action-about').textContent = about ? aboutAction(about) : ''
   if (!body) {
     actionFields = null
     container.replaceChildren(h('p', { class: 'none' }, 'This action has no form.'))
