@@ -41,6 +41,11 @@ t.test(
     const link = await page.getByLabel('Player link', { exact: true }).inputValue()
     await page.getByRole('button', { name: 'Copy Ada Marsh’s player link' }).click()
     await page.locator('#status', { hasText: 'Copied Ada Marsh’s player link' }).waitFor()
+    t.equal(
+      await page.getByRole('button', { name: 'Copy Ada Marsh’s player link' }).textContent(),
+      'Copied',
+      'the button far down the page says it copied, whatever the status line shows',
+    )
     t.equal(await clipboard(page), link, 'a player’s link is copied with its button')
     t.equal(await page.getByRole('button', { name: 'Copy Ada Marsh’s player key' }).count(), 1, 'and so is the key')
 

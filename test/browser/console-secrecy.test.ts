@@ -220,7 +220,7 @@ t.test(
     )
     t.match(
       await page.locator('#feed li').first().textContent(),
-      new RegExp(`reveal[\\s\\S]*Revealed stress-check #${checkSeq}`),
+      new RegExp(`Reveal · [\\s\\S]*Revealed stress-check #${checkSeq}`),
       'the reveal is in the GM’s feed',
     )
     const revealedCheck = player.locator('#feed li[data-type="reveal"]', { hasText: `stress-check #${checkSeq}` })

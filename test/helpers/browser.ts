@@ -76,8 +76,10 @@ export async function launchBrowser(t: TestContext, viewport = { width: 1280, he
     await context.close()
     await rm(scratch, { recursive: true, force: true })
   })
+  // A wait fails a wrong page, not a slow one: on a machine at load 20 a console took over 15 s
+  // to open its live feed. Every page of the context, a second tab's too, waits as long.
+  context.setDefaultTimeout(60_000)
   const page = context.pages()[0] ?? (await context.newPage())
-  page.setDefaultTimeout(15_000)
   return {
     context,
     page,
