@@ -1,8 +1,6 @@
 // @ts-check
 import { h, setStatus } from './dom.js'
 
-const COPIED_SHOWN_MS = 2000
-
 /**
  * A Copy button for a read-only field (a key, a link, an id). The clipboard API needs a secure
  * page (HTTPS or localhost); elsewhere the field's text is selected for the GM to copy by hand.
@@ -17,7 +15,6 @@ export function copyButton(input, what) {
       setStatus(`Copied ${what}.`)
       // The status line may be out of view from a button far down the page: the button says it too.
       button.textContent = 'Copied'
-      setTimeout(() => (button.textContent = 'Copy'), COPIED_SHOWN_MS)
     } catch {
       input.focus()
       input.select()
