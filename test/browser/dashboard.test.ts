@@ -234,8 +234,8 @@ t.test(
     const decisions = character(page, 'Undecided').getByRole('list', { name: 'Open decisions' })
     t.match(
       await decisions.textContent(),
-      /Stressed \(Violence\): choose the response.*stress-response/,
-      'the open decision is listed',
+      /Stressed \(Violence\): choose the response.*\(Stress response\)/,
+      'the open decision is listed, with the action that settles it',
     )
 
     // A therapist's matched failure drops the relationship to 0%: Isolation 4–5 follows.
@@ -252,7 +252,7 @@ t.test(
     await followUp.waitFor()
     t.match(
       await followUp.textContent(),
-      /stress-check · Lena Marsh/,
+      /Stress check · Lena Marsh/,
       'the follow-up check is made and arrives in the feed',
     )
     t.same(problems, [], 'no script errors')
