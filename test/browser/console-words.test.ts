@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import type { Page } from 'playwright-core'
 import { buildTestApp } from '../helpers/build-app.js'
 import { chromiumMissing, launchBrowser, listen } from '../helpers/browser.js'
@@ -35,22 +35,28 @@ const wordsIn = (page: Page, selector: string): Promise<string[]> =>
     selector,
   )
 
+/** The GM console open on a new campaign of `ruleset` with one character. */
+async function consoleWithCharacter(t: Test, ruleset: string, name: string): Promise<Page> {
+  const app = await buildTestApp(t, { logLevel: 'warn' })
+  const baseUrl = await listen(app)
+  const created = await app.inject({ method: 'POST', url: '/v1/campaigns', payload: { name: 'Words', ruleset } })
+  const { campaign, gmKey } = created.json()
+  await app.inject({
+    method: 'POST',
+    url: `/v1/campaigns/${campaign.id}/characters`,
+    headers: { authorization: `Bearer ${gmKey.key}` },
+    payload: { name },
+  })
+  const { page } = await launchBrowser(t)
+  await page.goto(`${baseUrl}/dashboard`)
+  await openCampaign(page, campaign.id, gmKey.key)
+  await page.getByRole('article', { name }).waitFor()
+  return page
+}
+
 for (const ruleset of ['shock-meters', 'trauma-table', 'reaction-rolls']) {
   t.test(`every form of the ${ruleset} console speaks a GM’s words`, { skip: chromiumMissing }, async (t) => {
-    const app = await buildTestApp(t, { logLevel: 'warn' })
-    const baseUrl = await listen(app)
-    const created = await app.inject({ method: 'POST', url: '/v1/campaigns', payload: { name: 'Words', ruleset } })
-    const { campaign, gmKey } = created.json()
-    await app.inject({
-      method: 'POST',
-      url: `/v1/campaigns/${campaign.id}/characters`,
-      headers: { authorization: `Bearer ${gmKey.key}` },
-      payload: { name: 'Nell Ash' },
-    })
-    const { page } = await launchBrowser(t)
-    await page.goto(`${baseUrl}/dashboard`)
-    await openCampaign(page, campaign.id, gmKey.key)
-    await page.getByRole('article', { name: 'Nell Ash' }).waitFor()
+    const page = await consoleWithCharacter(t, ruleset, 'Nell Ash')
 
     const actions = await page
       .locator('#action-name option')
@@ -83,3 +89,12 @@ for (const ruleset of ['shock-meters', 'trauma-table', 'reaction-rolls']) {
     t.ok(feed && feed.y >= 0 && feed.y + feed.height <= 900, 'the live rolls stay visible with the sheet open')
   })
 }
+
+t.test('a refused field is named by its label, not its JSON pointer', { skip: chromiumMissing }, async (t) => {
+  const page = await consoleWithCharacter(t, 'reaction-rolls', 'Mira Tal')
+  await page.getByLabel('Action', { exact: true }).selectOption('reaction-roll')
+  await page.locator('#action-submit').click()
+  const refused = page.locator('#action-result', { hasText: 'Refused' })
+  await refused.waitFor()
+  t.equal(await refused.innerText(), 'Refused: Pressure is required', 'the missing pressure, in words')
+})

@@ -1,4 +1,5 @@
 // @ts-check
+import { labelOf } from './forms/words.js'
 import { campaignPath, session } from './session.js'
 
 export const CHARACTER_ROUTE = '/v1/campaigns/{campaignId}/characters/{characterId}/'
@@ -8,6 +9,24 @@ export class ApiError extends Error {
     super(detail)
     this.status = status
   }
+}
+
+/** Where a request part ends and a field begins in a problem's pointer (`/body/request/pressure`). */
+const REQUEST_PARTS = new Set(['body', 'request', 'querystring', 'params', 'headers'])
+
+/**
+ * One refused field as a GM reads it: the field by its label, not its JSON pointer ("Pressure is
+ * required", "Address: the URL must be an http:// or https:// URL").
+ * @param {{ pointer?: string, field?: string, detail?: string, message?: string }} error
+ */
+function fieldProblem(error) {
+  const name = (error.pointer ?? error.field ?? '')
+    .split('/')
+    .filter((part) => part && !/^\d+$/.test(part) && !REQUEST_PARTS.has(part))
+    .at(-1)
+  const what = error.detail ?? error.message ?? 'is refused'
+  if (!name) return what
+  return /^(is|must|should|has) /.test(what) ? `${labelOf(name)} ${what}` : `${labelOf(name)}: ${what}`
 }
 
 /** The answer to a request with the tab's key; a problem document (RFC 9457) becomes an ApiError with its detail. */
@@ -26,11 +45,8 @@ export async function request(path, options = {}) {
     let detail = `${response.status} ${response.statusText}`
     try {
       const problem = await response.json()
-      detail = problem.detail || problem.title || detail
-      const fields = (problem.errors ?? []).map((error) =>
-        [error.pointer ?? error.field, error.detail ?? error.message].filter(Boolean).join(': '),
-      )
-      if (fields.length) detail += ` (${fields.join('; ')})`
+      const fields = (problem.errors ?? []).map(fieldProblem)
+      detail = fields.length ? fields.join('; ') : problem.detail || problem.title || detail
     } catch {
       // not a problem document: keep the status line
     }

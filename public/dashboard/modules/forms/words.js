@@ -40,6 +40,7 @@ const STAGE = 'Its stage, from 0 up to the campaign’s top stage.'
 
 /** @type {Record<string, string>} */
 const LABELS = {
+  url: 'Address',
   flipFlopUsed: 'Flip-flop used this session',
   check: 'Stress check number',
   face: 'Face rolled',
