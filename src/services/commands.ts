@@ -296,6 +296,25 @@ export function settleCommand(principal: Principal, eventId: string, body: Actio
 }
 
 /**
+ * What undoing `latest` did, named by the event at the start of the chain of undos: that event
+ * taken back, put back (an undo of an undo), or taken back again — not "Reverted revert #10:
+ * Reverted revert #9: …" growing with every click.
+ */
+async function revertSummary(repositories: Repositories, campaignId: string, latest: RollEvent): Promise<string> {
+  let undos = 1
+  let target = latest
+  while (target.type === BUILT_IN.revert.type && target.causationId !== null) {
+    const undone = await repositories.events.find(campaignId, target.causationId)
+    if (!undone) break
+    target = undone
+    undos += 1
+  }
+  const what = `${target.type} #${target.seq}: ${(target.payload as unknown as EventPayload).summary}`
+  if (undos === 1) return `Reverted ${what}`
+  return undos % 2 === 0 ? `Put back ${what}` : `Reverted again ${what}`
+}
+
+/**
  * A GM undo: a new event that puts the sheet back as it was before the character's latest
  * event — every knock-on change with it, since the whole sheet is restored.
  */
@@ -333,7 +352,7 @@ export function revertCommand(principal: Principal, characterId: string, eventId
           request: { eventId },
           dice: [],
           outcome: { reverted: { id: latest.id, seq: Number(latest.seq), type: latest.type } },
-          summary: `Reverted ${latest.type} #${latest.seq}: ${reverted.summary}`,
+          summary: await revertSummary(repositories, principal.campaign.id, latest),
           sheetBefore: character.sheet as Record<string, unknown>,
           sheetAfter: reverted.sheetBefore,
         },
