@@ -177,7 +177,13 @@ t.test(
       )
     t.ok(isDatabaseUnavailable(sessionFailed), `a held session fails the same way: ${String(sessionFailed)}`)
 
-    const [row] = await db.prisma.$queryRaw<{ one: number }[]>`SELECT 1 AS one`
-    t.equal(row?.one, 1, 'the pool carries on with a fresh connection')
+    // The pool may hand out a killed client once more before its socket's end is seen (as a
+    // request after a restart may be answered 503 once); what matters is that it carries on.
+    const rows = await eventually(
+      'a statement on a fresh connection',
+      () => db.prisma.$queryRaw<{ one: number }[]>`SELECT 1 AS one`.catch(() => []),
+      (answer) => answer.length === 1,
+    )
+    t.equal(rows[0]?.one, 1, 'the pool carries on with a fresh connection')
   },
 )
