@@ -177,8 +177,10 @@ export async function redeliver(context: WebhookContext, principal: Principal, w
     await deliveryOf(context, webhookId, deliveryId)
     throw new ConflictError(`delivery ${deliveryId} is being sent right now; try again once it has settled`)
   }
+  // Read before waking the dispatcher, so the answer shows the delivery as queued, not as already claimed.
+  const queued = deliveryView(await deliveryOf(context, webhookId, deliveryId))
   context.wake()
-  return deliveryView(await deliveryOf(context, webhookId, deliveryId))
+  return queued
 }
 
 export async function replay(context: WebhookContext, principal: Principal, webhookId: string, body: ReplayWebhook) {
