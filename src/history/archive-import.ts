@@ -475,7 +475,8 @@ class ArchiveImport {
         outcome: event.outcome,
         summary: event.summary,
         followUps: withoutRoute(event.followUps),
-        title: `${name} — ${event.type.replaceAll('-', ' ')}`,
+        type: event.type,
+        characterName: name,
         restoresPlayersSheet: event.type === BUILT_IN.revert.type,
         replay: (shown) => {
           if (event.type !== BUILT_IN.reveal.type) {
@@ -544,7 +545,8 @@ class ArchiveImport {
         outcome: event.outcome,
         summary: event.summary,
         followUps: [],
-        title: event.type,
+        type: event.type,
+        characterName: null,
       },
     )
     return { characterId: null, sheetBefore: null, sheetAfter: {}, publicView, recorded: () => undefined }

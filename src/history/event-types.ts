@@ -54,6 +54,12 @@ export interface EventType {
    * sheets: `characterId` null, `sheetBefore` null, `sheetAfter` empty).
    */
   scope: 'character' | 'campaign'
+  /**
+   * What a GM calls an event of the type, lower case, wherever a summary names one ("Revealed
+   * stress check #3: …"): an action's `title`, or the built-in type's below. The API's ids are
+   * for developers.
+   */
+  title: string
   /** One sentence for the API document and the docs. */
   description: string
   /**
@@ -75,6 +81,7 @@ const unchanged: EventType['replay'] = (_ruleSet, _event, sheet) => ({ sheet })
 export const BUILT_IN = {
   created: {
     type: 'character.created',
+    title: 'new character',
     scope: 'character',
     description: 'A character joined the campaign; `sheetAfter` is its first sheet.',
     // What a creation recorded must be a sheet the rules take as it is.
@@ -85,6 +92,7 @@ export const BUILT_IN = {
   },
   updated: {
     type: 'character.updated',
+    title: 'sheet edit',
     scope: 'character',
     description: 'The GM renamed the character or edited its sheet (a JSON merge patch).',
     replay(ruleSet, event, sheet) {
@@ -100,6 +108,7 @@ export const BUILT_IN = {
   },
   archived: {
     type: 'character.archived',
+    title: 'archiving',
     scope: 'character',
     description: 'The GM archived the character: it takes no more rolls; a revert brings it back.',
     replay: unchanged,
@@ -109,6 +118,7 @@ export const BUILT_IN = {
   },
   revert: {
     type: 'revert',
+    title: 'undo',
     scope: 'character',
     description: 'The GM took back the character’s latest event: the sheet is as it was before it.',
     replay: (_ruleSet, event, _sheet, sheetBeforeOf) => ({ sheet: sheetBeforeOf(event.causationId ?? '') }),
@@ -118,6 +128,7 @@ export const BUILT_IN = {
   },
   reveal: {
     type: 'reveal',
+    title: 'reveal',
     scope: 'character',
     description: 'The GM showed players a GM-only event after the fact; `outcome.revealed` is that event.',
     // What players see changes; the sheet itself does not (see `revealedOn`).
@@ -128,6 +139,7 @@ export const BUILT_IN = {
   },
   campaignUpdated: {
     type: 'campaign.updated',
+    title: 'campaign edit',
     scope: 'campaign',
     description:
       'The GM renamed the campaign or changed its settings: `request` is the change as sent, `outcome.before` and `outcome.after` the name and settings. About the campaign, not a character: `characterId` is null and it has no sheets.',
@@ -154,6 +166,7 @@ function actionEventType(action: RuleAction): EventType {
 function newActionEventType(action: RuleAction): EventType {
   return {
     type: action.name,
+    title: action.title,
     scope: 'character',
     description: action.summary,
     replay(ruleSet, event, sheet) {

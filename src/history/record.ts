@@ -50,7 +50,8 @@ export async function recordChange(repositories: Repositories, change: Change) {
     outcome: change.payload.outcome,
     summary: change.payload.summary,
     followUps: change.payload.followUps,
-    title: `${name ?? 'The campaign'} — ${change.type.replaceAll('-', ' ')}`,
+    type: change.type,
+    characterName: name,
     ...(change.replay ? { replay: change.replay } : {}),
     ...(change.restoresPlayersSheet ? { restoresPlayersSheet: true } : {}),
   })

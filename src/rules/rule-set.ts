@@ -26,6 +26,12 @@ export interface FollowUp {
   ranks: { min: number; max: number }
 }
 
+/** Words a rule set's summaries once used, and what they say there now. */
+export interface Rewording {
+  before: string
+  now: string
+}
+
 export interface Resolution<Sheet> {
   sheet: Sheet
   outcome: Record<string, unknown>
@@ -61,6 +67,11 @@ export interface RuleAction<Sheet = any, Request = any, Settings = any> {
   actor: ActionActor
   /** `decision` actions settle a pending decision of an earlier roll. */
   kind: 'roll' | 'decision' | 'gm'
+  /**
+   * What a GM calls an event of the action, in the rulebook's words and lower case, for the
+   * summaries that name it ("Reverted stress check #8: …"): "stress check", not `stress-check`.
+   */
+  title: string
   summary: string
   description: string
   /** TypeBox schema of the request, with an `$id` and at least one working example. */
@@ -100,6 +111,12 @@ export interface RuleSet<Sheet = any, Settings = any> {
   normalizeSettings(input: unknown): Settings
   /** Every decision a (normalised) sheet is waiting for: what the sheet records, in the words of the rules. */
   pendingOf(sheet: Sheet, settings: Settings): PendingDecision[]
+  /**
+   * The words its summaries used before a rewording, with today's: a summary recorded or archived
+   * before it is compared with a replay's once they are replaced (a reveal, an import), since the
+   * same result in new words is no different result.
+   */
+  rewordings: readonly Rewording[]
   /** Reference tables published by GET /v1/rulesets/{ruleset}. */
   tables: Record<string, unknown>
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one registry holds rule sets of different sheets; their parameters are contravariant, so only `any` admits them all

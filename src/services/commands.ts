@@ -1,5 +1,5 @@
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../errors.js'
-import { BUILT_IN } from '../history/event-types.js'
+import { BUILT_IN, eventTypeOf } from '../history/event-types.js'
 import { standingEvents, walkLineage, type LineageLink } from '../history/lineage.js'
 import type { Principal } from '../lib/principal.js'
 import type { Visibility } from '../history/event.js'
@@ -297,19 +297,19 @@ export function settleCommand(principal: Principal, eventId: string, body: Actio
 
 /**
  * What undoing `latest` did, named by the event at the start of the chain of undos: that event
- * taken back, put back (an undo of an undo), or taken back again — not "Reverted revert #10:
- * Reverted revert #9: …" growing with every click.
+ * taken back, put back (an undo of an undo), or taken back again — not "Reverted undo #10:
+ * Reverted undo #9: …" growing with every click.
  */
-async function revertSummary(repositories: Repositories, campaignId: string, latest: RollEvent): Promise<string> {
+async function revertSummary(repositories: Repositories, principal: Principal, latest: RollEvent): Promise<string> {
   let undos = 1
   let target = latest
   while (target.type === BUILT_IN.revert.type && target.causationId !== null) {
-    const undone = await repositories.events.find(campaignId, target.causationId)
+    const undone = await repositories.events.find(principal.campaign.id, target.causationId)
     if (!undone) break
     target = undone
     undos += 1
   }
-  const what = `${target.type} #${target.seq}: ${(target.payload as unknown as EventPayload).summary}`
+  const what = `${eventTypeOf(ruleSetOfCampaign(principal), target.type).title} #${target.seq}: ${(target.payload as unknown as EventPayload).summary}`
   if (undos === 1) return `Reverted ${what}`
   return undos % 2 === 0 ? `Put back ${what}` : `Reverted again ${what}`
 }
@@ -352,7 +352,7 @@ export function revertCommand(principal: Principal, characterId: string, eventId
           request: { eventId },
           dice: [],
           outcome: { reverted: { id: latest.id, seq: Number(latest.seq), type: latest.type } },
-          summary: await revertSummary(repositories, principal.campaign.id, latest),
+          summary: await revertSummary(repositories, principal, latest),
           sheetBefore: character.sheet as Record<string, unknown>,
           sheetAfter: reverted.sheetBefore,
         },

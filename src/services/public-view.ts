@@ -2,10 +2,11 @@ import { isDeepStrictEqual } from 'node:util'
 import type { Principal } from '../lib/principal.js'
 import { RuleError } from '../rules/errors.js'
 import { storedRuleSet } from '../rules/index.js'
-import type { FollowUp } from '../rules/rule-set.js'
+import type { FollowUp, RuleSet } from '../rules/rule-set.js'
 import type { Audience } from '../schemas/common.js'
 import type { PublicView, Visibility, VisibilityReason } from '../history/event.js'
-import { sameJson } from './replay.js'
+import { eventTypeOf } from '../history/event-types.js'
+import { sameJson, sameSummary } from './replay.js'
 
 /**
  * What players see of GM-only events (docs/guides/hidden-rolls.md). GM keys see everything;
@@ -53,8 +54,9 @@ export interface SheetChange {
   outcome: unknown
   summary: string
   followUps?: FollowUp[] | undefined
-  /** What players are told happened when they may not read the outcome: the action's name and the character's. */
-  title: string
+  /** What players are told happened when they may not read the outcome: its type, and its character (null: the campaign). */
+  type: string
+  characterName: string | null
   replay?: (sheet: Sheet) => Replayed
   /**
    * True when the event may change the players' sheet otherwise than the sheet itself even while
@@ -83,7 +85,7 @@ export function publicSideOf(campaign: { ruleset: string; settings: unknown }, c
 
   const ruleSet = storedRuleSet(campaign)
   const replayed = change.replay ? refusedAsNull(() => change.replay!(shownBefore)) : null
-  const readsHiddenState = replayed === null || !sameResult(replayed, change)
+  const readsHiddenState = replayed === null || !sameResult(ruleSet, replayed, change)
   if (change.requested === undefined) {
     if (change.follows) return gmOnly(shownBefore, change, followsReason(change.follows))
     if (readsHiddenState) return gmOnly(shownBefore, change, READS_HIDDEN_STATE)
@@ -114,7 +116,7 @@ export function publicSideOf(campaign: { ruleset: string; settings: unknown }, c
       // Its request may name what only a GM-only event established (the hidden disorder it treats).
       request: null,
       outcome: null,
-      summary: `${change.title}: the result stays with the GM`,
+      summary: `${change.characterName ?? 'The campaign'} — ${eventTypeOf(ruleSet, change.type).title}: the result stays with the GM`,
       followUps: [],
       // The id of the GM-only event it follows is that event's own: players are not told it.
       ...(change.follows ? { causationId: null } : {}),
@@ -131,11 +133,11 @@ function gmOnly(shownBefore: Sheet | null, change: SheetChange, reason: Visibili
 }
 
 /** The replay on the sheet players know says what the event says: its outcome, summary and follow-ups. */
-function sameResult(replayed: Replayed, change: SheetChange): boolean {
+function sameResult(ruleSet: RuleSet, replayed: Replayed, change: SheetChange): boolean {
   if (replayed.outcome === undefined) return true
   return (
     sameJson(replayed.outcome, change.outcome) &&
-    replayed.summary === change.summary &&
+    sameSummary(ruleSet, replayed.summary, change.summary) &&
     sameJson(replayed.followUps ?? [], change.followUps ?? [])
   )
 }

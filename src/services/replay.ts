@@ -26,6 +26,17 @@ export function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /**
+ * Whether a summary rebuilt now says what the recorded one says: word for word, or in the words
+ * the rule set's summaries used before a rewording (`RuleSet.rewordings`).
+ */
+export function sameSummary(ruleSet: RuleSet, rebuilt: string | undefined, recorded: string): boolean {
+  if (rebuilt === recorded) return true
+  let reworded = recorded
+  for (const { before, now } of ruleSet.rewordings) reworded = reworded.replaceAll(before, now)
+  return rebuilt === reworded
+}
+
+/**
  * What the event does to `sheet`, as its type's registry entry replays it. Throws the rules'
  * RuleError where they refuse. Used on the character's own sheet (`replayEvent`) and on the
  * sheet players see (an imported campaign's public side).
@@ -71,7 +82,7 @@ export function revealedOn(
   const same =
     !('outcome' in rebuilt) ||
     (sameJson(rebuilt.outcome, revealed.outcome) &&
-      rebuilt.summary === revealed.summary &&
+      sameSummary(ruleSet, rebuilt.summary, revealed.summary) &&
       sameJson(rebuilt.followUps ?? [], revealed.followUps))
   return same ? { sheet: rebuilt.sheet } : undefined
 }

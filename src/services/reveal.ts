@@ -28,8 +28,9 @@ export function revealCommand(principal: Principal, eventId: string): Command {
       const named = `${event.type} #${event.seq}`
       if (event.visibility !== 'gm') throw new ConflictError(`${named} is public already: players see it`)
       const ruleSet = ruleSetOfCampaign(principal)
+      const eventType = eventTypeOf(ruleSet, event.type)
       // What the rules resolved, and the GM's edits; reverts, reveals, creations and archiving say nothing of their own.
-      if (!eventTypeOf(ruleSet, event.type).revealable) {
+      if (!eventType.revealable) {
         throw new ConflictError(`a ${event.type} event has nothing of its own to reveal; reveal the event it follows`)
       }
       const lineage = await repositories.events.lineageForCharacter(principal.campaign.id, character.id)
@@ -72,7 +73,7 @@ export function revealCommand(principal: Principal, eventId: string): Command {
           request: { eventId },
           dice: [],
           outcome: { revealed },
-          summary: `Revealed ${event.type} #${event.seq}: ${payload.summary}`,
+          summary: `Revealed ${eventType.title} #${event.seq}: ${payload.summary}`,
           sheetBefore: character.sheet as Record<string, unknown>,
           sheetAfter: character.sheet as Record<string, unknown>,
           ...(payload.settings === undefined ? {} : { settings: payload.settings }),

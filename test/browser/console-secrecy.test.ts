@@ -220,10 +220,10 @@ t.test(
     )
     t.match(
       await page.locator('#feed li').first().textContent(),
-      new RegExp(`Reveal · [\\s\\S]*Revealed stress-check #${checkSeq}`),
+      new RegExp(`Reveal · [\\s\\S]*Revealed stress check #${checkSeq}`),
       'the reveal is in the GM’s feed',
     )
-    const revealedCheck = player.locator('#feed li[data-type="reveal"]', { hasText: `stress-check #${checkSeq}` })
+    const revealedCheck = player.locator('#feed li[data-type="reveal"]', { hasText: `stress check #${checkSeq}` })
     await revealedCheck.waitFor()
     t.match(
       await revealedCheck.textContent(),

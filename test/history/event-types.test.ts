@@ -77,3 +77,15 @@ t.test(
     t.equal(BUILT_IN.campaignUpdated.revealable, false, 'there is nothing hidden of it to reveal')
   },
 )
+
+t.test('every type has one name in words, lower case, that summaries use: never its id', async (t) => {
+  for (const ruleSet of RULE_SETS) {
+    for (const entry of eventTypesOf(ruleSet)) {
+      t.match(entry.title, /^[a-z][a-z' -]*[a-z]$/, `${entry.type}: "${entry.title}" in words`)
+      if (/[-.]/.test(entry.type)) t.not(entry.title, entry.type, `${entry.type}: not its id`)
+    }
+  }
+  const shockMeters = RULE_SETS.find((ruleSet) => ruleSet.id === 'shock-meters')!
+  t.equal(eventTypeOf(shockMeters, 'stress-check').title, 'stress check', 'an action’s is its own title')
+  t.equal(eventTypeOf(shockMeters, 'revert').title, 'undo', 'a revert is an undo, as the console calls it')
+})

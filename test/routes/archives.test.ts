@@ -398,6 +398,43 @@ t.test('the archive shown in the OpenAPI document imports as it is', async (t) =
   t.equal(res.json<Imported>().events.count, 1, 'with its one event')
 })
 
+t.test(
+  'an archive exported while summaries named API ids ("waiting for trauma-response") imports, its reveal shown to players',
+  async (t) => {
+    const table = await createCampaign(app, 'trauma-table')
+    const { character } = await createCharacter(app, table.campaign, table.auth)
+    const ids = { campaignId: table.campaign.id, characterId: character.id }
+    const roll = created(
+      await act(app, table.auth, ids, 'trauma-roll', { request: {}, dice: provided(28), visibility: 'gm' }),
+      'a GM-only trauma roll left waiting',
+    )
+    const revealUrl = `/v1/campaigns/${table.campaign.id}/events/${roll.event.id}/reveal`
+    created(await app.inject({ method: 'POST', url: revealUrl, headers: table.auth }), 'revealed')
+
+    const today = "waiting for the player's answer: accept it or answer with an ability"
+    const archive = await exportOf(app, table.campaign.id, table.auth)
+    t.equal(archive.split(today).length - 1, 3, 'the roll, the reveal and the roll it carries say it in words')
+    const earlier = archive
+      .replaceAll(today, 'waiting for trauma-response')
+      .replace('Revealed trauma roll #', 'Revealed trauma-roll #')
+      .trimEnd()
+      .split('\n')
+    const res = await importArchive(app, resealed(earlier))
+    t.equal(res.statusCode, 201, `201: ${res.body.slice(0, 300)}`)
+    const imported = res.json<Imported>()
+    const gm = bearer(imported.gmKey.key)
+    const vera = { campaignId: imported.campaign.id, characterId: imported.characters[0]!.id }
+    t.equal((await getCharacter(app, gm, vera)).hiddenFromPlayers, false, 'players see the revealed roll’s sheet')
+    const player = await mintPlayerKey(app, imported.campaign, gm, [vera.characterId])
+    const reveal = (await allEvents(app, player.auth, imported.campaign.id)).find((event) => event.type === 'reveal')
+    t.match(
+      reveal?.summary,
+      /^Revealed trauma-roll #2: Trauma: d100 28 = 28 → Fragility; waiting for trauma-response$/,
+      'and read the reveal as it was recorded',
+    )
+  },
+)
+
 // ---------------------------------------------------------------- who may
 
 t.test(

@@ -163,19 +163,19 @@ t.test('a revert is itself an event that names what it undid', async (t) => {
     'the history keeps the roll and adds the revert',
   )
 
-  t.match(undo.event.summary, new RegExp(`^Reverted stress-check #${roll.event.seq}: Self 3`), 'its summary names it')
+  t.match(undo.event.summary, new RegExp(`^Reverted stress check #${roll.event.seq}: Self 3`), 'its summary names it')
 
   const again = created(await revert(app, campaign.auth, ids, undo.event.id), 'reverting the revert')
   t.same(again.character.sheet, roll.character.sheet, 'reverting the revert brings the roll’s sheet back')
   t.match(
     again.event.summary,
-    new RegExp(`^Put back stress-check #${roll.event.seq}: Self 3`),
+    new RegExp(`^Put back stress check #${roll.event.seq}: Self 3`),
     'and says it put the roll back',
   )
   const third = created(await revert(app, campaign.auth, ids, again.event.id), 'reverting that too')
   t.match(
     third.event.summary,
-    new RegExp(`^Reverted again stress-check #${roll.event.seq}: Self 3`),
+    new RegExp(`^Reverted again stress check #${roll.event.seq}: Self 3`),
     'a third undo takes the roll back again, named as such, not as a revert of a revert of a revert',
   )
 })

@@ -106,7 +106,11 @@ t.test(
     const players = await allEvents(app, again.player, again.ids.campaignId)
     const seen = players.find((event) => event.id === shown.event.id)!
     t.equal(seen.outcome, null, 'players read no outcome')
-    t.match(seen.summary, /Vera Okafor — clear stressed: the result stays with the GM/, 'only that it happened')
+    t.match(
+      seen.summary,
+      /Vera Okafor — end of the stressed state: the result stays with the GM/,
+      'only that it happened',
+    )
     hides(t, await playerReads(app, again), ['SECRET-CAUSE-7f3a', 'panic'], 'players')
   },
 )
@@ -272,6 +276,11 @@ t.test('issue 27 §2: the GM reveals a hidden roll, and players then see it and 
   t.equal(reveal.event.visibility, 'public', 'which players see')
   t.equal(reveal.event.causationId, hidden.event.id, 'following the revealed roll')
   t.match(reveal.event.outcome, { revealed: { id: hidden.event.id, summary: hidden.event.summary } }, 'carrying it')
+  t.equal(
+    reveal.event.summary,
+    `Revealed stress check #${hidden.event.seq}: ${hidden.event.summary}`,
+    'its summary names the roll in words, by its number',
+  )
   t.match(JSON.stringify(reveal.event.outcome), /REVEALED-CAUSE/, 'all of it')
   t.equal(reveal.character.hiddenFromPlayers, false, 'nothing of the sheet is hidden any more')
 
@@ -295,7 +304,8 @@ t.test('issue 27 §2: the GM reveals a hidden roll, and players then see it and 
   })
   t.equal(unknown.statusCode, 404, 'an unknown event is 404')
 
-  created(await revert(app, at.gm, at.ids, reveal.event.id), 'the reveal undone')
+  const undone = created(await revert(app, at.gm, at.ids, reveal.event.id), 'the reveal undone')
+  t.match(undone.event.summary, new RegExp(`^Reverted reveal #${reveal.event.seq}: Revealed stress check #`), 'said so')
   const hiddenAgain = (await getCharacter(app, at.player, at.ids)).sheet
   t.equal(hiddenAgain.meters.violence.failed, 0, 'undoing the reveal hides the notch again')
   t.equal((await getCharacter(app, at.gm, at.ids)).hiddenFromPlayers, true, 'and the GM is told')

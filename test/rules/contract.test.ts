@@ -65,6 +65,9 @@ for (const ruleSet of RULE_SETS) {
       )
       t.type(resolved.summary, 'string', 'a summary line')
       t.ok(resolved.summary.length > 0, 'the summary is not empty')
+      for (const { name } of ruleSet.actions.filter((other) => other.name.includes('-'))) {
+        t.notOk(resolved.summary.includes(name), `the summary names no action by its id (${name})`)
+      }
       t.ok(Array.isArray(resolved.dice), 'the dice are listed')
       for (const die of resolved.dice) t.equal(die.source, 'seeded', 'every die is recorded as seeded')
     })

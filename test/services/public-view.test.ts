@@ -35,7 +35,8 @@ function change(
     outcome: resolved.outcome,
     summary: resolved.summary,
     followUps: resolved.followUps,
-    title: `Vera — ${name}`,
+    type: name,
+    characterName: 'Vera',
     replay: resolve,
     ...rest,
   }

@@ -2,6 +2,7 @@ import type { RuleSet } from '../rule-set.js'
 import { reactionRollOdds } from './odds.js'
 import { reactionRetrievalAction } from './reaction-retrieval.js'
 import { pendingOf, reactionRollAction } from './reaction-roll.js'
+import { REACTION_ROLLS_REWORDINGS } from './retrieval.js'
 import {
   ReactionRollsSettingsSchema,
   ReactionRollsSheetSchema,
@@ -22,6 +23,7 @@ export const reactionRolls: RuleSet<ReactionRollsSheet, ReactionRollsSettings> =
   normalizeSheet,
   normalizeSettings,
   pendingOf,
+  rewordings: REACTION_ROLLS_REWORDINGS,
   tables: TABLES,
   actions: [{ ...reactionRollAction, odds: reactionRollOdds }, reactionRetrievalAction],
 }

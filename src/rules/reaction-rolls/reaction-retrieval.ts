@@ -52,6 +52,7 @@ export const reactionRetrievalAction: RuleAction<ReactionRollsSheet, unknown, Re
   name: RETRIEVAL_DECISION_ACTION,
   actor: 'player',
   kind: 'decision',
+  title: 'retrieval',
   summary: 'Settle a retrievable reaction roll',
   description:
     "The player decides a reaction roll that landed in the retrievable band: `raise` one emotion by one stage (it must be below the campaign's top stage) to turn the roll into a success and mark one XP on the rolled ability unless it is maxed-out, crippled or its track is full; or `decline` and the roll fails.",

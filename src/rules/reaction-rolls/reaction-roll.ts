@@ -192,6 +192,7 @@ export const reactionRollAction: RuleAction<ReactionRollsSheet, unknown, Reactio
   name: 'reaction-roll',
   actor: 'player',
   kind: 'roll',
+  title: 'reaction roll',
   summary: 'Roll to withstand an event the GM narrates',
   description:
     "The GM calls for a reaction roll with an ability and a pressure (4, 6 or 8). The ability's die is rolled — two dice keeping the higher with advantage or the lower with disadvantage — and one context modifier per source is added. " +

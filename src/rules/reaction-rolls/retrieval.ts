@@ -1,4 +1,5 @@
 import { RuleError } from '../errors.js'
+import type { Rewording } from '../rule-set.js'
 import type {
   Emotion,
   ReactionRollsSettings,
@@ -105,11 +106,25 @@ export function applyRetrieval(
   }
 }
 
+type NoXpReason = Exclude<NonNullable<RetrievalOutcome['xp']>['reason'], 'marked'>
+
+/** Why a retrieval marked no XP, as a summary says it. */
+const NO_XP_BECAUSE: Record<NoXpReason, string> = {
+  'maxed-out': 'maxed-out',
+  crippled: 'crippled',
+  'track-full': 'its track is full',
+}
+
+/** What the summaries said before they gave the reason in words: "no agility XP (track-full)". */
+export const REACTION_ROLLS_REWORDINGS: readonly Rewording[] = [
+  { before: ' XP (track-full)', now: ` XP (${NO_XP_BECAUSE['track-full']})` },
+]
+
 export function describeRetrieval(abilityName: string, retrieval: RetrievalOutcome): string {
   if (retrieval.decision === 'decline' || retrieval.emotion === null) return 'declined, failure'
   const raised = `raised ${retrieval.emotion} ${retrieval.stageBefore} → ${retrieval.stageAfter}, success`
   const xp = retrieval.xp
   if (xp === null) return raised
-  if (xp.marked) return `${raised}; ${abilityName} XP ${xp.before} → ${xp.after}`
-  return `${raised}; no ${abilityName} XP (${xp.reason})`
+  if (xp.reason === 'marked') return `${raised}; ${abilityName} XP ${xp.before} → ${xp.after}`
+  return `${raised}; no ${abilityName} XP (${NO_XP_BECAUSE[xp.reason]})`
 }

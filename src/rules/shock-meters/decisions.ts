@@ -15,6 +15,7 @@ export const stressResponseAction: RuleAction<ShockMetersSheet, StressResponseRe
   name: 'stress-response',
   actor: 'player',
   kind: 'decision',
+  title: 'stress response',
   summary: 'Choose the response of a stressed character',
   description:
     'After a failed stress check the character flees (panic), freezes (paralysis) or lashes out (frenzy) until the threat is gone. Settles a pending response.',
@@ -46,6 +47,7 @@ export const recordDisorderAction: RuleAction<ShockMetersSheet, RecordDisorderRe
   name: 'record-disorder',
   actor: 'gm',
   kind: 'decision',
+  title: 'mental disorder',
   summary: 'Name the pending disorder, or add one',
   description:
     'Mental trauma leaves a permanent disorder that reflects the trigger and the character’s obsession and passions. The GM names the pending one; with no disorder pending, giving a meter adds a new one.',

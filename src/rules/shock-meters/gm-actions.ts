@@ -23,6 +23,7 @@ export const clearStressedAction: RuleAction<ShockMetersSheet, ClearStressedRequ
   name: 'clear-stressed',
   actor: 'gm',
   kind: 'gm',
+  title: 'end of the stressed state',
   summary: 'End the stressed state: the threat is gone',
   description:
     'A stressed character keeps to the chosen response until the source of the threat is removed; the GM ends it here.',
@@ -46,6 +47,7 @@ export const newSessionAction: RuleAction<ShockMetersSheet, NewSessionRequest> =
   name: 'new-session',
   actor: 'gm',
   kind: 'gm',
+  title: 'new session',
   summary: 'Start a new session',
   description:
     'Every passion may flip-flop once again, and the previous session’s stress check can no longer be changed.',
@@ -69,6 +71,7 @@ export const ongoingTreatmentAction: RuleAction<ShockMetersSheet, OngoingTreatme
   name: 'ongoing-treatment',
   actor: 'gm',
   kind: 'gm',
+  title: 'ongoing treatment',
   summary: 'Ongoing treatment: remove notches or a disorder',
   description:
     'Treatment over time by a therapist removes failed or hardened notches from a meter, or cures a disorder; the reason is kept with the outcome. Removing hardened notches can end burn-out.',

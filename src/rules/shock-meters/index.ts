@@ -43,6 +43,8 @@ export const shockMeters: RuleSet<ShockMetersSheet, ShockMetersSettings> = {
   normalizeSheet,
   normalizeSettings,
   pendingOf,
+  // Its summaries have always named things in words.
+  rewordings: [],
   tables: {
     triggers: StressTriggers,
     meterAbilities: MeterAbilities,

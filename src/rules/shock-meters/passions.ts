@@ -148,6 +148,7 @@ export const passionRerollAction: RuleAction<ShockMetersSheet, PassionRerollRequ
   name: 'passion-reroll',
   actor: 'player',
   kind: 'roll',
+  title: 'passion re-roll',
   amends: CHECK_ACTIONS,
   summary: 'Re-roll the latest stress check with a passion',
   description:
@@ -164,6 +165,7 @@ export const passionFlipFlopAction: RuleAction<ShockMetersSheet, PassionFlipFlop
   name: 'passion-flip-flop',
   actor: 'player',
   kind: 'roll',
+  title: 'passion flip-flop',
   amends: CHECK_ACTIONS,
   summary: 'Flip-flop the latest stress check with a passion',
   description:

@@ -341,6 +341,7 @@ export const stressCheckAction: RuleAction<ShockMetersSheet, StressCheckRequest>
   name: 'stress-check',
   actor: 'player',
   kind: 'roll',
+  title: 'stress check',
   summary: 'Face a stress check',
   description:
     'A situation attacks one shock meter at a rank. The check is avoided when hardened notches reach the rank or the character is already stressed; with 5 failed notches it fails without a roll. Otherwise d100 against the resisting identity (or the fallback ability): a pass marks a hardened notch, a failure a failed notch and a stressed response; the fifth failed notch brings a disorder.',

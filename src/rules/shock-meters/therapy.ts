@@ -150,6 +150,7 @@ export const therapyAssistanceAction: RuleAction<ShockMetersSheet, TherapyAssist
   name: 'therapy-assistance',
   actor: 'player',
   kind: 'roll',
+  title: 'immediate assistance',
   amends: CHECK_ACTIONS,
   summary: 'Immediate assistance from a therapist',
   description:

@@ -24,6 +24,7 @@ import {
 } from './schemas.js'
 import { normalizeSettings, normalizeSheet } from './sheet.js'
 import { CONDITIONS, TRAUMA_TABLE } from './table.js'
+import { TRAUMA_TABLE_REWORDINGS } from './words.js'
 
 export const traumaTable: RuleSet<TraumaTableSheet, TraumaTableSettings> = {
   id: 'trauma-table',
@@ -36,6 +37,7 @@ export const traumaTable: RuleSet<TraumaTableSheet, TraumaTableSettings> = {
   normalizeSheet,
   normalizeSettings,
   pendingOf,
+  rewordings: TRAUMA_TABLE_REWORDINGS,
   tables: {
     rows: TRAUMA_TABLE,
     conditions: CONDITIONS,
@@ -67,6 +69,7 @@ export const traumaTable: RuleSet<TraumaTableSheet, TraumaTableSettings> = {
       name: 'trauma-roll',
       actor: 'player',
       kind: 'roll',
+      title: 'trauma roll',
       summary: 'Roll a trauma',
       description:
         'Rolls d100 plus the modifier, finds the row, moves it one row per upgrade or downgrade (clamped to the table), then further up past any trauma already suffered this encounter. With `response` the trauma is settled at once; without it the sheet keeps it in `pendingTrauma` until `trauma-response`. An Unharmed result settles at once.',
@@ -79,6 +82,7 @@ export const traumaTable: RuleSet<TraumaTableSheet, TraumaTableSettings> = {
       name: 'trauma-response',
       actor: 'player',
       kind: 'decision',
+      title: 'trauma response',
       summary: 'Accept the pending trauma or answer it with an ability',
       description:
         'Accepting applies the trauma’s effects (rolling its dice) and counts it toward this encounter. Answering with an ability such as "Not Today!" records the ability, applies nothing and does not count it toward this encounter.',
@@ -104,6 +108,7 @@ export const traumaTable: RuleSet<TraumaTableSheet, TraumaTableSettings> = {
       name: 'end-scene',
       actor: 'gm',
       kind: 'gm',
+      title: 'end of the scene',
       summary: 'End the scene',
       description:
         'Ends conditions that last the scene and every save made at a disadvantage until the end of the scene.',
@@ -115,6 +120,7 @@ export const traumaTable: RuleSet<TraumaTableSheet, TraumaTableSettings> = {
       name: 'end-encounter',
       actor: 'gm',
       kind: 'gm',
+      title: 'end of the encounter',
       summary: 'End the encounter',
       description:
         'Clears the traumas suffered this encounter (so they no longer upgrade new ones) and ends compelled behaviours and encounter-long conditions. The encounter’s end ends its scene too: scene-long conditions and saves at a disadvantage until the end of the scene end with it. Refused while a trauma awaits an answer.',
@@ -126,6 +132,7 @@ export const traumaTable: RuleSet<TraumaTableSheet, TraumaTableSettings> = {
       name: 'rest',
       actor: 'gm',
       kind: 'gm',
+      title: 'rest',
       summary: 'Rest',
       description:
         'Recovers `health` (lowering `healthLost`, never below 0) and takes `severity` off every rest-healable lasting trauma (removed at 0; the anxieties need a socialise ritual), and ends what lasts "until your next Rest". Under Insomnia the rest recovers half of each, rounded down, and ends nothing, since it does not count as a rest for other rules. Under Sleepless Night it recovers nothing and ends nothing, and uses the Sleepless Night up; Sleepless Night wins over Insomnia. `recovery` is the deprecated name of `severity`.',
@@ -142,6 +149,7 @@ export const traumaTable: RuleSet<TraumaTableSheet, TraumaTableSettings> = {
       name: 'end-cycle',
       actor: 'gm',
       kind: 'gm',
+      title: 'end of the cycle',
       summary: 'End the cycle',
       description: 'Ends Insomnia and any condition that lasts until the next cycle.',
       request: EndCycleRequestSchema,
@@ -152,6 +160,7 @@ export const traumaTable: RuleSet<TraumaTableSheet, TraumaTableSettings> = {
       name: 'socialise-ritual',
       actor: 'gm',
       kind: 'gm',
+      title: 'socialise ritual',
       summary: 'Socialise ritual',
       description:
         'Lowers one anxiety (the lasting traumas rest cannot heal) by `amount`, removing it at 0. An anxiety the character does not have is left alone and reported as such.',

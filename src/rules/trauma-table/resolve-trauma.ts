@@ -15,6 +15,7 @@ import { derive } from './sheet.js'
 import { rowById } from './table.js'
 import { findTrauma } from './upgrades.js'
 import { parseWith } from '../parse.js'
+import { AWAITING_ANSWER, CONDITION_LASTS, describeBehaviour } from './words.js'
 
 const RESPONSE_ACTION = 'trauma-response'
 
@@ -77,7 +78,7 @@ export function rollTrauma(sheet: TraumaTableSheet, input: unknown, dice: Dice):
       countsThisEncounter: false,
     }
     const after = derive({ ...sheet, pendingTrauma: record })
-    return { sheet: after, outcome, summary: `${rolled}; waiting for ${RESPONSE_ACTION}` }
+    return { sheet: after, outcome, summary: `${rolled}; ${AWAITING_ANSWER}` }
   }
   const settled = settle(sheet, record, request.response ?? 'accept', dice)
   return { ...settled, summary: `${rolled}; ${settled.summary}` }
@@ -185,10 +186,10 @@ function describeEffects(effects: AppliedEffects): string {
   if (effects.nauseatedInstances.faces.length > 0)
     parts.push(`${effects.nauseatedInstances.amount} instances of Nauseated`)
   if (effects.miscast) parts.push('a miscast')
-  for (const condition of effects.conditions) parts.push(`${condition.name} (${condition.duration})`)
+  for (const condition of effects.conditions) parts.push(`${condition.name} (${CONDITION_LASTS[condition.duration]})`)
   for (const save of effects.saveDisadvantages)
     parts.push(`${save.save} saves at a disadvantage until the end of the scene`)
-  for (const behaviour of effects.behaviours) parts.push(`${behaviour.behaviour} (${behaviour.duration})`)
+  for (const behaviour of effects.behaviours) parts.push(describeBehaviour(behaviour))
   if (effects.lastingTrauma)
     parts.push(`lasting trauma ${effects.lastingTrauma.name} at severity ${effects.lastingTrauma.severity}`)
   if (effects.insomnia) parts.push('Insomnia until the next cycle')

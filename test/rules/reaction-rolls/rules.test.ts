@@ -230,6 +230,8 @@ t.test(
     const full = roll(retrieve, [3], agility('d6', { xp: 5 }))
     t.equal(full.sheet.abilities.agility?.xp, 5, 'a full track (5 segments by default) takes no more marks')
     t.equal(full.outcome.retrieval?.xp?.reason, 'track-full', 'reason track-full')
+    t.match(full.summary, /; no agility XP \(its track is full\)$/, 'the summary says why in words')
+    t.match(maxed.summary, /; no agility XP \(maxed-out\)$/, 'maxed-out, as the rules say it')
 
     const other = roll(retrieve, [3], { abilities: { agility: { dice: 'd6' }, insight: { dice: 'd6', xp: 1 } } })
     t.equal(other.sheet.abilities.insight?.xp, 1, 'only the rolled ability marks XP')

@@ -50,8 +50,26 @@ t.test(
     t.equal(rolled.sheet.healthLost, 0, 'no health lost yet')
     t.same(rolled.sheet.encounterTraumas, [], 'not yet suffered')
     t.match(rolled.pending, [{ action: 'trauma-response', prompt: /Headache/ }], 'prompt names the trauma')
+    t.equal(
+      rolled.summary,
+      "Trauma: d100 22 = 22 → Headache; waiting for the player's answer: accept it or answer with an ability",
+      'the summary says what the player decides in words, not by the action that settles it',
+    )
   },
 )
+
+t.test('an accepted trauma says how long its conditions and compelled behaviours last in words', async (t) => {
+  const flapped = run('trauma-roll', {}, { response: 'accept' }, [53])
+  t.equal(flapped.summary, 'Trauma: d100 53 = 53 → Flapped; Flapped accepted: Hazed (until the next rest)', 'Flapped')
+  const afraid = run('trauma-roll', {}, { modifier: 10, response: 'accept' }, [96])
+  t.match(afraid.summary, /Afraid accepted: 1 scar, compelled to flee \(on the next turn\)$/, 'Afraid')
+  const terrified = run('trauma-roll', {}, { modifier: 40, response: 'accept' }, [98])
+  t.match(
+    terrified.summary,
+    /Terrified accepted: 1 scar, compelled to flee \(until the end of the encounter\)$/,
+    'Terrified',
+  )
+})
 
 t.test('While a trauma waits, another trauma roll is a conflict naming trauma-response', async (t) => {
   const rolled = run('trauma-roll', {}, {}, [22])
