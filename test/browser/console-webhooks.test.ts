@@ -98,7 +98,7 @@ t.test(
     await item.getByRole('button', { name: 'Send again: #2' }).click()
     await receiver.waitFor('the delivery sent again', (received) => received.length === 2)
     t.equal(receiver.received[1]!.id, receiver.received[0]!.id, 'sent again with the same webhook-id')
-    await page.locator('#webhooks-status', { hasText: 'is on its way' }).waitFor()
+    await page.locator('#status', { hasText: 'is on its way' }).waitFor()
 
     await webhooks.getByRole('button', { name: `Disable the webhook to ${receiver.url}` }).click()
     await page.locator('#webhook-list li[data-enabled="false"]', { hasText: 'Disabled (disabled by the GM)' }).waitFor()

@@ -1,20 +1,16 @@
 // @ts-check
 import { api, request } from './api.js'
-import { $, h, setStatus } from './dom.js'
+import { $, h } from './dom.js'
+import { setStatus } from './status.js'
 import { campaignPath } from './session.js'
 import { showSecrets } from './webhooks.js'
 
 /** The archive panel (GM only) exports the open campaign; the import form beside "Create a campaign" brings one back. */
 
 const ARCHIVE_TYPE = 'application/x-ndjson'
-const EXPORT_STATUS = 'export-status'
 
 /** A downloaded archive's address stays valid this long: the browser reads the file from it after the click. */
 const DOWNLOAD_URL_LIFETIME_MS = 60_000
-
-export function resetArchive() {
-  setStatus('', false, EXPORT_STATUS)
-}
 
 /**
  * The export needs the GM key in its Authorization header, which a plain link cannot send: the
@@ -24,7 +20,7 @@ export function resetArchive() {
 async function exportArchive() {
   const button = $('export-button')
   button.disabled = true
-  setStatus('Writing the archive…', false, EXPORT_STATUS)
+  setStatus('Writing the archive…')
   try {
     const response = await request(`${campaignPath()}/export`, {
       headers: { accept: `${ARCHIVE_TYPE}, application/problem+json` },
@@ -37,9 +33,9 @@ async function exportArchive() {
     link.click()
     link.remove()
     setTimeout(() => URL.revokeObjectURL(url), DOWNLOAD_URL_LIFETIME_MS)
-    setStatus(`Downloaded ${fileName}: keep it safe, it holds the GM-only rolls too.`, false, EXPORT_STATUS)
+    setStatus(`Downloaded ${fileName}: keep it safe, it holds the GM-only rolls too.`)
   } catch (error) {
-    setStatus(`Could not export the campaign: ${error.message}`, true, EXPORT_STATUS)
+    setStatus(`Could not export the campaign: ${error.message}`, true)
   } finally {
     button.disabled = false
   }

@@ -1,14 +1,13 @@
 // @ts-check
 import { api, post } from './api.js'
 import { copyField } from './copy.js'
-import { $, h, setStatus } from './dom.js'
+import { $, h } from './dom.js'
+import { setStatus } from './status.js'
 import { eventWords, subscribableTypes } from './event-words.js'
 import { campaignPath } from './session.js'
 import { deliveriesList, hideAllDeliveries } from './webhook-deliveries.js'
 
 /** The webhooks panel (GM only): each endpoint with its state and deliveries, and the form adding one. */
-
-const STATUS = 'webhooks-status'
 
 /** Each webhook's delivery list, kept while the campaign is open so a redraw leaves it as it was. */
 const deliveries = new Map()
@@ -23,7 +22,6 @@ export function resetWebhooks() {
   $('webhook-secret').replaceChildren()
   $('webhook-secret').hidden = true
   $('webhook-form').reset()
-  setStatus('', false, STATUS)
 }
 
 /** Lists the open campaign's webhooks and fills the form's choice of events. */
@@ -64,7 +62,7 @@ function stateWords(endpoint) {
 
 /** @param {import('./api-types.js').WebhookEndpoint} endpoint */
 function endpointItem(endpoint) {
-  const list = deliveries.get(endpoint.id) ?? deliveriesList(endpoint, STATUS)
+  const list = deliveries.get(endpoint.id) ?? deliveriesList(endpoint)
   deliveries.set(endpoint.id, list)
   const events = endpoint.eventTypes.length ? endpoint.eventTypes.map(eventWords).join(', ') : 'every event'
   const toggle = h(
@@ -122,13 +120,11 @@ async function switchEndpoint(endpoint, button) {
       endpoint.enabled
         ? `The webhook to ${endpoint.url} is disabled: events wait until it is enabled again.`
         : `The webhook to ${endpoint.url} is enabled: what waited goes out now.`,
-      false,
-      STATUS,
     )
     await reload()
   } catch (error) {
     button.disabled = false
-    setStatus(`Could not ${verb} the webhook: ${error.message}`, true, STATUS)
+    setStatus(`Could not ${verb} the webhook: ${error.message}`, true)
   }
 }
 
@@ -159,7 +155,7 @@ export function setupWebhooks() {
     submitEvent.preventDefault()
     const url = $('webhook-url').value.trim()
     if (!url) {
-      setStatus('Give the address of the receiver.', true, STATUS)
+      setStatus('Give the address of the receiver.', true)
       $('webhook-url').focus()
       return
     }
@@ -179,11 +175,11 @@ export function setupWebhooks() {
         [created],
         'Shown only this once: give it to the receiver now, so it can check that each event comes from Nerve.',
       )
-      setStatus(`Webhook added: events go to ${created.url}.`, false, STATUS)
+      setStatus(`Webhook added: events go to ${created.url}.`)
       await reload()
       $(`webhook-secret-${created.id}`).focus()
     } catch (error) {
-      setStatus(`Could not add the webhook: ${error.message}`, true, STATUS)
+      setStatus(`Could not add the webhook: ${error.message}`, true)
     } finally {
       $('webhook-add').disabled = false
     }
