@@ -3,7 +3,7 @@ import { api, request } from './api.js'
 import { $, h } from './dom.js'
 import { setStatus } from './status.js'
 import { campaignPath } from './session.js'
-import { showSecrets } from './webhooks.js'
+import { showSecrets } from './webhook-secrets.js'
 
 /** The archive panel (GM only) exports the open campaign; the import form beside "Create a campaign" brings one back. */
 

@@ -1,11 +1,12 @@
 // @ts-check
 import { api, post } from './api.js'
-import { copyField } from './copy.js'
 import { $, h } from './dom.js'
 import { setStatus } from './status.js'
 import { eventWords, subscribableTypes } from './event-words.js'
 import { campaignPath } from './session.js'
+import { endpointActions } from './webhook-actions.js'
 import { deliveriesList, hideAllDeliveries } from './webhook-deliveries.js'
+import { dropSecret, hideSecrets, showSecrets } from './webhook-secrets.js'
 
 /** The webhooks panel (GM only): each endpoint with its state and deliveries, and the form adding one. */
 
@@ -19,8 +20,7 @@ export function resetWebhooks() {
   hideAllDeliveries()
   deliveries.clear()
   $('webhook-list').replaceChildren()
-  $('webhook-secret').replaceChildren()
-  $('webhook-secret').hidden = true
+  hideSecrets()
   $('webhook-form').reset()
 }
 
@@ -91,6 +91,18 @@ function endpointItem(endpoint) {
     else list.show()
     show.setAttribute('aria-expanded', String(list.showing))
   })
+  const actions = endpointActions(endpoint, {
+    showDeliveries: () => {
+      list.show()
+      show.setAttribute('aria-expanded', 'true')
+    },
+    reload,
+    forget: () => {
+      list.hide()
+      deliveries.delete(endpoint.id)
+      dropSecret(endpoint.id)
+    },
+  })
   return h(
     'li',
     { class: 'webhook', 'data-webhook-id': endpoint.id, 'data-enabled': String(endpoint.enabled) },
@@ -106,7 +118,7 @@ function endpointItem(endpoint) {
       `Receives ${events}; GM-only events ${endpoint.includeGmEvents ? 'included' : 'left out'}.`,
     ),
     h('p', { class: 'webhook-state' }, stateWords(endpoint)),
-    h('div', { class: 'actions' }, toggle, show),
+    h('div', { class: 'actions' }, toggle, show, ...actions),
     list.element,
   )
 }
@@ -126,28 +138,6 @@ async function switchEndpoint(endpoint, button) {
     button.disabled = false
     setStatus(`Could not ${verb} the webhook: ${error.message}`, true)
   }
-}
-
-/**
- * Shows signing secrets, once: a new webhook's, or those of the webhooks an import brought back.
- * @param {import('./api-types.js').CreatedWebhookEndpoint[]} endpoints
- * @param {string} text  what the GM is to do with them
- */
-export function showSecrets(endpoints, text) {
-  if (!endpoints.length) return
-  $('webhook-secret').replaceChildren(
-    h('h3', {}, endpoints.length === 1 ? 'Signing secret' : 'Signing secrets'),
-    h('p', {}, text),
-    ...endpoints.map((endpoint) =>
-      copyField(
-        `webhook-secret-${endpoint.id}`,
-        `Secret of ${endpoint.url}`,
-        endpoint.secret,
-        `the secret of ${endpoint.url}`,
-      ),
-    ),
-  )
-  $('webhook-secret').hidden = false
 }
 
 export function setupWebhooks() {
