@@ -36,14 +36,16 @@ function fieldProblem(error) {
  * comes through here).
  */
 export async function request(path, options = {}) {
+  const headers = {
+    accept: 'application/json',
+    ...(session.key ? { authorization: `Bearer ${session.key}` } : {}),
+    ...(options.body ? { 'content-type': 'application/json' } : {}),
+    ...options.headers,
+  }
   const response = await fetch(path, {
     ...options,
-    headers: {
-      accept: 'application/json',
-      ...(session.key ? { authorization: `Bearer ${session.key}` } : {}),
-      ...(options.body ? { 'content-type': 'application/json' } : {}),
-      ...options.headers,
-    },
+    // A header given as null is not sent: creating a campaign sends no campaign's key.
+    headers: Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== null)),
     cache: 'no-store',
   })
   if (!response.ok) {

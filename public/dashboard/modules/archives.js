@@ -1,4 +1,5 @@
 // @ts-check
+import { adminHeaders, campaignRefused } from './admin-token.js'
 import { api, request } from './api.js'
 import { $, h } from './dom.js'
 import { setStatus } from './status.js'
@@ -60,7 +61,7 @@ async function importArchive(openNew) {
     const imported = await api(`/v1/campaigns/import?webhooks=${webhooks}`, {
       method: 'POST',
       body: file,
-      headers: { 'content-type': ARCHIVE_TYPE },
+      headers: { 'content-type': ARCHIVE_TYPE, ...adminHeaders() },
     })
     $('import-form').reset()
     await openNew(imported.campaign, imported.gmKey.key)
@@ -74,7 +75,7 @@ async function importArchive(openNew) {
       `Imported ${imported.campaign.name} as a new campaign: ${imported.characters.length} character(s) and ${imported.events.count} event(s), every one checked. Copy its GM key now: it is shown only once.`,
     )
   } catch (error) {
-    setStatus(`Could not import ${file.name}: ${error.message}`, true)
+    campaignRefused(error, `import ${file.name}`)
   } finally {
     $('import-button').disabled = false
   }

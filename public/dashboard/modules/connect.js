@@ -1,5 +1,6 @@
 // @ts-check
 import { setupConsole } from './action-form.js'
+import { adminHeaders, campaignRefused } from './admin-token.js'
 import { ApiError, api, characterEvents, loadCharacters, post } from './api.js'
 import { rememberOpenCampaign, showCampaignTitle } from './campaign-title.js'
 import { characters, showCharacters } from './characters.js'
@@ -166,13 +167,12 @@ export async function setupCreate() {
     const name = nameIn('new-campaign-name', 'the campaign')
     if (!name) return
     try {
-      session.key = ''
-      const created = await post('/v1/campaigns', { name, ruleset: select.value })
+      const created = await post('/v1/campaigns', { name, ruleset: select.value }, adminHeaders())
       $('new-campaign-name').value = ''
       await openNewCampaign(created.campaign, created.gmKey.key)
       setStatus(`${created.campaign.name} is created. Copy its GM key now: it is shown only once.`)
     } catch (error) {
-      setStatus(`Could not create the campaign: ${error.message}`, true)
+      campaignRefused(error, 'create the campaign')
     }
   })
 }
