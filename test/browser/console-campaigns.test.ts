@@ -5,7 +5,7 @@ import { accessible, chromiumMissing, launchBrowser, listen } from '../helpers/b
 import { createCampaign } from '../helpers/console.js'
 
 // These run inside Chromium (page.evaluate); the project's type check has no DOM library.
-declare const navigator: any
+declare const navigator: any, document: any, localStorage: any, sessionStorage: any
 
 // Issue 31 §2: keys are copied with a button, the campaigns this browser opened are listed to
 // reopen (the key only when the GM asks, with a warning), and opening a campaign resets every form.
@@ -114,6 +114,54 @@ t.test(
       /The Lantern Society, year two/,
       'Forget key forgets it on this device, and keeps the campaign listed under its new name',
     )
+    t.same(problems, [], 'no script errors')
+  },
+)
+
+t.test(
+  'on a server with an admin token, the GM is told to enter it, and with it creates a campaign',
+  { skip: chromiumMissing, timeout: 120_000 },
+  async (t) => {
+    const adminToken = 'the-operators-admin-token'
+    const app = await buildTestApp(t, { logLevel: 'warn', ADMIN_TOKEN: adminToken })
+    const baseUrl = await listen(app)
+    const { page } = await launchBrowser(t)
+    const problems: string[] = []
+    page.on('pageerror', (error) => problems.push(error.message))
+    await page.goto(`${baseUrl}/dashboard`)
+
+    await page.getByLabel('Name', { exact: true }).fill('Gated Hall')
+    await page.getByRole('button', { name: 'Create campaign' }).click()
+    await page.locator('#status.error', { hasText: 'Could not create the campaign' }).waitFor()
+    t.match(
+      await page.locator('#status').textContent(),
+      /asks for its admin token first\. Enter it in “Server admin token”/,
+      'without the token, the GM reads what to do',
+    )
+    t.notMatch(await page.locator('#status').textContent(), /ADMIN_TOKEN|Bearer/, 'in GM words, not the API’s')
+    t.equal(await page.evaluate(() => document.activeElement?.id), 'admin-token', 'and the token’s field is focused')
+
+    await page.getByLabel('Archive file').setInputFiles({
+      name: 'hall.nerve.ndjson',
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from('{"kind":"archive"}\n'),
+    })
+    await page.getByRole('button', { name: 'Import campaign' }).click()
+    await page.locator('#status', { hasText: 'Could not import hall.nerve.ndjson' }).waitFor()
+    t.match(await page.locator('#status').textContent(), /Enter it in “Server admin token”/, 'an import says the same')
+
+    await page.getByLabel('Server admin token (optional)').fill('not-the-token-at-all')
+    await page.getByRole('button', { name: 'Create campaign' }).click()
+    await page.locator('#status', { hasText: 'did not accept that admin token' }).waitFor()
+    t.pass('a wrong token is named as such')
+
+    await page.getByLabel('Server admin token (optional)').fill(adminToken)
+    await accessible(t, page, 'the campaign forms with the admin token')
+    await page.getByRole('button', { name: 'Create campaign' }).click()
+    await page.locator('#campaign-title', { hasText: 'Gated Hall' }).waitFor()
+    t.match(await page.getByLabel('New GM key').inputValue(), /^nrv_gm_/, 'with the token, the campaign is created')
+    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }))
+    t.notMatch(stored, adminToken, 'the token is kept in neither storage')
     t.same(problems, [], 'no script errors')
   },
 )

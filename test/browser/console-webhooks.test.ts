@@ -1,15 +1,17 @@
 import { readFile } from 'node:fs/promises'
 import t from 'tap'
 import type { Page } from 'playwright-core'
+import { Webhook } from 'standardwebhooks'
 import { buildTestApp } from '../helpers/build-app.js'
 import { accessible, chromiumMissing, launchBrowser, listen } from '../helpers/browser.js'
 import { createCampaign } from '../helpers/console.js'
-import { startReceiver } from '../helpers/webhook-receiver.js'
+import { startReceiver, type ReceivedWebhook } from '../helpers/webhook-receiver.js'
 import { FAST_WEBHOOKS } from '../helpers/webhooks.js'
 
 // Issue 31 §2: webhooks and archives in the console, not only through the API. A webhook is
-// added, followed to a real receiver, sent again, disabled and enabled; the campaign is exported
-// and imported again; the player view shows neither panel.
+// added, followed to a real receiver, sent again, disabled and enabled, pinged, given a new
+// secret and deleted; the campaign is exported and imported again; the player view shows neither
+// panel.
 
 // These run inside Chromium (page.evaluate); the project's type check has no DOM library.
 declare const document: any
@@ -98,7 +100,7 @@ t.test(
     await item.getByRole('button', { name: 'Send again: #2' }).click()
     await receiver.waitFor('the delivery sent again', (received) => received.length === 2)
     t.equal(receiver.received[1]!.id, receiver.received[0]!.id, 'sent again with the same webhook-id')
-    await page.locator('#webhooks-status', { hasText: 'is on its way' }).waitFor()
+    await page.locator('#status', { hasText: 'is on its way' }).waitFor()
 
     await webhooks.getByRole('button', { name: `Disable the webhook to ${receiver.url}` }).click()
     await page.locator('#webhook-list li[data-enabled="false"]', { hasText: 'Disabled (disabled by the GM)' }).waitFor()
@@ -160,6 +162,93 @@ t.test(
     t.equal(await player.getByRole('region', { name: 'Archive' }).count(), 0, 'nor an archive')
     t.notOk(await player.getByLabel('Archive file').isVisible(), 'nor the import')
     await accessible(t, player, 'the player view')
+    t.same(problems, [], 'no script errors')
+  },
+)
+
+/** Verifies a received webhook as a consumer would, with the standardwebhooks library. */
+const verifies = (secret: string, request: ReceivedWebhook): unknown =>
+  new Webhook(secret).verify(request.body, {
+    'webhook-id': request.id,
+    'webhook-timestamp': request.timestamp,
+    'webhook-signature': request.signature,
+  })
+
+t.test(
+  'a GM sends a webhook a test ping, gives it a new secret and deletes it, each after saying what it does',
+  { skip: chromiumMissing, timeout: 180_000 },
+  async (t) => {
+    const receiver = await startReceiver(t)
+    const app = await buildTestApp(t, { logLevel: 'warn', ...FAST_WEBHOOKS })
+    const baseUrl = await listen(app)
+    const { page } = await launchBrowser(t)
+    const problems: string[] = []
+    page.on('pageerror', (error) => problems.push(error.message))
+
+    await page.goto(`${baseUrl}/dashboard`)
+    await createCampaign(page, 'Ashfall Station')
+    const campaignId = await page.getByLabel('Id of the new campaign').inputValue()
+    const gmKey = await page.getByLabel('New GM key').inputValue()
+    await page.getByRole('button', { name: 'I have saved them' }).click()
+    const webhooks = page.getByRole('region', { name: 'Webhooks' })
+    await webhooks.getByLabel('Receiver’s address').fill(receiver.url)
+    await webhooks.getByRole('button', { name: 'Add webhook' }).click()
+    const secret = webhooks.getByLabel(`Secret of ${receiver.url}`, { exact: true })
+    await secret.waitFor()
+    const firstSecret = await secret.inputValue()
+
+    await webhooks.getByRole('button', { name: `Send a test ping to ${receiver.url}` }).click()
+    await receiver.waitFor('the test ping', (received) => received.length === 1)
+    const ping = receiver.received[0]!
+    t.equal(ping.payload.type, 'webhook.ping', 'the receiver gets a ping')
+    t.match(verifies(firstSecret, ping), { type: 'webhook.ping' }, 'signed with the webhook’s secret')
+    const pinged = page.locator('#webhook-list tr[data-status="delivered"]', { hasText: 'Test ping' })
+    await pinged.waitFor()
+    t.pass('the ping is listed in the deliveries, which open by themselves, delivered')
+    t.equal(
+      await webhooks.getByRole('button', { name: `Deliveries to ${receiver.url}` }).getAttribute('aria-expanded'),
+      'true',
+      'the Deliveries button says its list is open',
+    )
+
+    await webhooks.getByRole('button', { name: `Rotate the secret of ${receiver.url}` }).click()
+    const confirm = page.getByRole('dialog')
+    t.match(
+      await confirm.textContent(),
+      /old one keeps working for 24 hours/,
+      'the rotation says how long the old secret works',
+    )
+    await accessible(t, page, 'the rotation’s confirmation')
+    await confirm.getByRole('button', { name: 'Rotate the secret' }).click()
+    await page.locator('#webhook-secret', { hasText: 'The old one keeps working until' }).waitFor()
+    const newSecret = await secret.inputValue()
+    t.match(newSecret, /^whsec_/, 'the new secret is shown once')
+    t.not(newSecret, firstSecret, 'and it is a new one')
+    t.equal(await webhooks.getByRole('button', { name: `Copy the secret of ${receiver.url}` }).count(), 1, 'with Copy')
+
+    await webhooks.getByRole('button', { name: `Send a test ping to ${receiver.url}` }).click()
+    await receiver.waitFor('the ping after the rotation', (received) => received.length === 2)
+    const second = receiver.received[1]!
+    t.match(verifies(newSecret, second), { type: 'webhook.ping' }, 'the next delivery verifies with the new secret')
+    t.match(verifies(firstSecret, second), { type: 'webhook.ping' }, 'and, for the grace period, with the old one')
+
+    await webhooks.getByRole('button', { name: `Delete the webhook to ${receiver.url}` }).click()
+    t.match(
+      await confirm.getByRole('heading').textContent(),
+      `Delete the webhook to ${receiver.url}?`,
+      'the deletion asks first, naming the address',
+    )
+    await confirm.getByRole('button', { name: 'Delete the webhook' }).click()
+    await page.locator('#status', { hasText: `Deleted the webhook to ${receiver.url}` }).waitFor()
+    await page.locator('#webhook-list li').waitFor({ state: 'detached' })
+    t.ok(await page.locator('#no-webhooks').isVisible(), 'the panel lists no webhook')
+    t.notOk(await page.locator('#webhook-secret').isVisible(), 'nor the deleted webhook’s secret')
+    const listed = await app.inject({
+      url: `/v1/campaigns/${campaignId}/webhooks`,
+      headers: { authorization: `Bearer ${gmKey}` },
+    })
+    t.same(listed.json().data, [], 'the API lists none')
+    await accessible(t, page, 'the webhooks panel after a deletion')
     t.same(problems, [], 'no script errors')
   },
 )

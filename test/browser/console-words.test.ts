@@ -98,3 +98,35 @@ t.test('a refused field is named by its label, not its JSON pointer', { skip: ch
   await refused.waitFor()
   t.equal(await refused.innerText(), 'Refused: Pressure is required', 'the missing pressure, in words')
 })
+
+t.test(
+  'a refusal names the action to take as the console does, “Trauma response”, never `trauma-response`',
+  { skip: chromiumMissing },
+  async (t) => {
+    const page = await consoleWithCharacter(t, 'trauma-table', 'Ines Kade')
+    await page.getByLabel('Action', { exact: true }).selectOption('trauma-roll')
+    await page.locator('#action-submit').click()
+    await page.locator('#action-result', { hasText: 'Ines Kade:' }).waitFor()
+    await page
+      .getByRole('article', { name: 'Ines Kade' })
+      .getByRole('button', { name: /^Settle/ })
+      .waitFor()
+
+    const odds = page.locator('#odds-summary', { hasText: 'still waiting' })
+    await odds.waitFor()
+    t.match(
+      await odds.textContent(),
+      /settle it with “Trauma response”/,
+      'the odds panel names the action that settles it',
+    )
+    t.notMatch(await odds.textContent(), /`|trauma-response/, 'by its name, not its id')
+
+    await page.locator('#action-submit').click()
+    const refused = page.locator('#action-result', { hasText: 'Refused' })
+    await refused.waitFor()
+    const text = (await refused.textContent()) ?? ''
+    t.match(text, /settle it with “Trauma response”/, 'another roll is refused, naming the action by its name')
+    t.notMatch(text, /`|trauma-response/, 'not by its id')
+    t.equal(await page.locator('#status').textContent(), text, 'the message in view says the same')
+  },
+)

@@ -8,6 +8,7 @@ import { addToFeed } from './feed.js'
 import { objectField } from './forms/fields.js'
 import { aboutAction } from './forms/words.js'
 import { scheduleOdds } from './odds.js'
+import { setStatus } from './status.js'
 import { campaignPath, session } from './session.js'
 import { refreshVisibilityHint, resetVisibility, visibilityCase, visibilityLine } from './visibility.js'
 
@@ -158,6 +159,17 @@ export function setupConsole() {
   resetVisibility()
 }
 
+/**
+ * The form's answer: kept under the button as the record of the last roll, and shown in view (and
+ * read out) as every message of the page is.
+ */
+function showAnswer(text, isError = false) {
+  const result = $('action-result')
+  result.textContent = text
+  result.classList.toggle('error', isError)
+  setStatus(text, isError)
+}
+
 export async function submitAction(submitEvent) {
   submitEvent.preventDefault()
   const characterId = $('action-character').value
@@ -168,8 +180,7 @@ export async function submitAction(submitEvent) {
   if (!$('dice-fieldset').hidden && $('dice-provided').checked) {
     const faces = parseFaces($('dice-faces').value)
     if (!faces.length || faces.some((face) => !Number.isInteger(face))) {
-      result.textContent = 'Type the faces rolled at the table as whole numbers, e.g. 85 or 3 5.'
-      result.classList.add('error')
+      showAnswer('Type the faces rolled at the table as whole numbers, e.g. 85 or 3 5.', true)
       $('dice-faces').focus()
       return
     }
@@ -186,8 +197,7 @@ export async function submitAction(submitEvent) {
         yes: 'Send for everyone',
       })
       if (!sure) {
-        result.classList.remove('error')
-        result.textContent = 'Not sent. Choose who sees it, then send again.'
+        showAnswer('Not sent. Choose who sees it, then send again.')
         return
       }
     }
@@ -207,21 +217,24 @@ export async function submitAction(submitEvent) {
     if (answer.character) upsertCharacter(answer.character)
     // Which event the answer speaks of: an undo of it says so here (undo.js).
     result.dataset.eventId = answer.event?.id ?? ''
+    const summary = `${answer.character?.name ?? ''}: ${answer.event?.summary ?? 'done'}`
     result.replaceChildren(
-      h('span', { class: 'result-summary' }, `${answer.character?.name ?? ''}: ${answer.event?.summary ?? 'done'}`),
+      h('span', { class: 'result-summary' }, summary),
       ' ',
       h('span', { class: 'result-visibility' }, visibilityLine(answer)),
     )
+    setStatus(`${summary} ${visibilityLine(answer)}`)
     // Each roll says where its dice come from, and who sees it: the next starts from Nerve's dice and the rules again.
     if (payload.dice) resetDice()
     resetVisibility()
   } catch (error) {
     if (error instanceof ApiError && error.status < 500) answered()
-    result.textContent =
+    showAnswer(
       error instanceof ApiError
         ? `Refused: ${error.message}`
-        : `No answer (${error.message}). Send it again: Nerve will not roll twice.`
-    result.classList.add('error')
+        : `No answer (${error.message}). Send it again: Nerve will not roll twice.`,
+      true,
+    )
   } finally {
     button.disabled = false
   }

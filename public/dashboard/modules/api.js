@@ -1,4 +1,5 @@
 // @ts-check
+import { namingActions } from './event-names.js'
 import { labelOf } from './forms/words.js'
 import { campaignPath, session } from './session.js'
 
@@ -29,16 +30,22 @@ function fieldProblem(error) {
   return /^(is|must|should|has) /.test(what) ? `${labelOf(name)} ${what}` : `${labelOf(name)}: ${what}`
 }
 
-/** The answer to a request with the tab's key; a problem document (RFC 9457) becomes an ApiError with its detail. */
+/**
+ * The answer to a request with the tab's key; a problem document (RFC 9457) becomes an ApiError
+ * with its detail, the actions it names in the console's words (every refusal the page shows
+ * comes through here).
+ */
 export async function request(path, options = {}) {
+  const headers = {
+    accept: 'application/json',
+    ...(session.key ? { authorization: `Bearer ${session.key}` } : {}),
+    ...(options.body ? { 'content-type': 'application/json' } : {}),
+    ...options.headers,
+  }
   const response = await fetch(path, {
     ...options,
-    headers: {
-      accept: 'application/json',
-      ...(session.key ? { authorization: `Bearer ${session.key}` } : {}),
-      ...(options.body ? { 'content-type': 'application/json' } : {}),
-      ...options.headers,
-    },
+    // A header given as null is not sent: creating a campaign sends no campaign's key.
+    headers: Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== null)),
     cache: 'no-store',
   })
   if (!response.ok) {
@@ -50,7 +57,7 @@ export async function request(path, options = {}) {
     } catch {
       // not a problem document: keep the status line
     }
-    throw new ApiError(response.status, detail)
+    throw new ApiError(response.status, namingActions(detail))
   }
   return response
 }

@@ -1,20 +1,17 @@
 // @ts-check
+import { adminHeaders, campaignRefused } from './admin-token.js'
 import { api, request } from './api.js'
-import { $, h, setStatus } from './dom.js'
+import { $, h } from './dom.js'
+import { setStatus } from './status.js'
 import { campaignPath } from './session.js'
-import { showSecrets } from './webhooks.js'
+import { showSecrets } from './webhook-secrets.js'
 
 /** The archive panel (GM only) exports the open campaign; the import form beside "Create a campaign" brings one back. */
 
 const ARCHIVE_TYPE = 'application/x-ndjson'
-const EXPORT_STATUS = 'export-status'
 
 /** A downloaded archive's address stays valid this long: the browser reads the file from it after the click. */
 const DOWNLOAD_URL_LIFETIME_MS = 60_000
-
-export function resetArchive() {
-  setStatus('', false, EXPORT_STATUS)
-}
 
 /**
  * The export needs the GM key in its Authorization header, which a plain link cannot send: the
@@ -24,7 +21,7 @@ export function resetArchive() {
 async function exportArchive() {
   const button = $('export-button')
   button.disabled = true
-  setStatus('Writing the archive…', false, EXPORT_STATUS)
+  setStatus('Writing the archive…')
   try {
     const response = await request(`${campaignPath()}/export`, {
       headers: { accept: `${ARCHIVE_TYPE}, application/problem+json` },
@@ -37,9 +34,9 @@ async function exportArchive() {
     link.click()
     link.remove()
     setTimeout(() => URL.revokeObjectURL(url), DOWNLOAD_URL_LIFETIME_MS)
-    setStatus(`Downloaded ${fileName}: keep it safe, it holds the GM-only rolls too.`, false, EXPORT_STATUS)
+    setStatus(`Downloaded ${fileName}: keep it safe, it holds the GM-only rolls too.`)
   } catch (error) {
-    setStatus(`Could not export the campaign: ${error.message}`, true, EXPORT_STATUS)
+    setStatus(`Could not export the campaign: ${error.message}`, true)
   } finally {
     button.disabled = false
   }
@@ -64,7 +61,7 @@ async function importArchive(openNew) {
     const imported = await api(`/v1/campaigns/import?webhooks=${webhooks}`, {
       method: 'POST',
       body: file,
-      headers: { 'content-type': ARCHIVE_TYPE },
+      headers: { 'content-type': ARCHIVE_TYPE, ...adminHeaders() },
     })
     $('import-form').reset()
     await openNew(imported.campaign, imported.gmKey.key)
@@ -78,7 +75,7 @@ async function importArchive(openNew) {
       `Imported ${imported.campaign.name} as a new campaign: ${imported.characters.length} character(s) and ${imported.events.count} event(s), every one checked. Copy its GM key now: it is shown only once.`,
     )
   } catch (error) {
-    setStatus(`Could not import ${file.name}: ${error.message}`, true)
+    campaignRefused(error, `import ${file.name}`)
   } finally {
     $('import-button').disabled = false
   }

@@ -1,13 +1,14 @@
 // @ts-check
 import { setupConsole } from './action-form.js'
+import { adminHeaders, campaignRefused } from './admin-token.js'
 import { ApiError, api, characterEvents, loadCharacters, post } from './api.js'
 import { rememberOpenCampaign, showCampaignTitle } from './campaign-title.js'
 import { characters, showCharacters } from './characters.js'
-import { $, h, nameIn, setStatus } from './dom.js'
+import { $, h, nameIn } from './dom.js'
+import { setStatus } from './status.js'
 import { addToFeed, resetFeed, skipTo } from './feed.js'
 import { resolver } from './forms/fields.js'
 import { loadKeys } from './keys.js'
-import { resetArchive } from './archives.js'
 import { showRemembered } from './remembered.js'
 import { campaignPath, session } from './session.js'
 import { setupAddCharacter } from './sheet-editor.js'
@@ -51,7 +52,6 @@ function resetForms(campaignId) {
   $('odds').hidden = true
   $('add-form').reset()
   resetWebhooks()
-  resetArchive()
   if ($('new-campaign-id').value !== campaignId) {
     $('created').hidden = true
     $('new-gm-key').value = ''
@@ -118,7 +118,7 @@ export async function connect(campaignId, key, only = null) {
     setupConsole()
     setupAddCharacter()
     loadKeys().catch((error) => setStatus(`Could not list the keys: ${error.message}`, true))
-    loadWebhooks().catch((error) => setStatus(`Could not list the webhooks: ${error.message}`, true, 'webhooks-status'))
+    loadWebhooks().catch((error) => setStatus(`Could not list the webhooks: ${error.message}`, true))
   }
   showCharacters()
   $('board').hidden = false
@@ -167,13 +167,12 @@ export async function setupCreate() {
     const name = nameIn('new-campaign-name', 'the campaign')
     if (!name) return
     try {
-      session.key = ''
-      const created = await post('/v1/campaigns', { name, ruleset: select.value })
+      const created = await post('/v1/campaigns', { name, ruleset: select.value }, adminHeaders())
       $('new-campaign-name').value = ''
       await openNewCampaign(created.campaign, created.gmKey.key)
       setStatus(`${created.campaign.name} is created. Copy its GM key now: it is shown only once.`)
     } catch (error) {
-      setStatus(`Could not create the campaign: ${error.message}`, true)
+      campaignRefused(error, 'create the campaign')
     }
   })
 }

@@ -1,5 +1,6 @@
 // @ts-check
-import { h, setStatus } from './dom.js'
+import { h } from './dom.js'
+import { setStatus } from './status.js'
 
 /**
  * A Copy button for a read-only field (a key, a link, an id). The clipboard API needs a secure
@@ -13,7 +14,7 @@ export function copyButton(input, what) {
     try {
       await navigator.clipboard.writeText(input.value)
       setStatus(`Copied ${what}.`)
-      // The status line may be out of view from a button far down the page: the button says it too.
+      // The button says it too, where the GM's eyes are, after the message has faded.
       button.textContent = 'Copied'
     } catch {
       input.focus()

@@ -1,4 +1,6 @@
 // @ts-check
+import { setStatus } from './status.js'
+
 /** Builds an element; strings become text nodes, so names from the API are never parsed as HTML. */
 export function h(tag, props = {}, ...children) {
   const element = document.createElement(tag)
@@ -27,13 +29,6 @@ export const title = (word) =>
  * @returns {any}
  */
 export const $ = (id) => document.getElementById(id)
-
-/** The page's status line, under the campaign forms, or a panel's own (`id`). */
-export function setStatus(text, isError = false, id = 'status') {
-  const status = $(id)
-  status.textContent = text
-  status.classList.toggle('error', isError)
-}
 
 /** The name typed in the field, trimmed; when it is empty, says so, focuses the field, and gives ''. */
 export function nameIn(id, what) {

@@ -2,7 +2,8 @@
 import { api, post } from './api.js'
 import { characters } from './characters.js'
 import { copyField } from './copy.js'
-import { $, h, setStatus } from './dom.js'
+import { $, h } from './dom.js'
+import { setStatus } from './status.js'
 import { campaignPath, session } from './session.js'
 
 /** The player's link: the key rides in the fragment, which never leaves the browser. */

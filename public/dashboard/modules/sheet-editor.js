@@ -2,7 +2,8 @@
 import { refreshActionHints } from './action-form.js'
 import { api, post } from './api.js'
 import { characters, upsertCharacter } from './characters.js'
-import { $, h, nameIn, setStatus } from './dom.js'
+import { $, h, nameIn } from './dom.js'
+import { setStatus } from './status.js'
 import { valueField } from './forms/values.js'
 import { campaignPath, session } from './session.js'
 import { changes } from './sheet-diff.js'
@@ -34,7 +35,6 @@ export function toggleEditor(characterId, button) {
   const nameId = `edit-name-${characterId}`
   const reasonId = `edit-reason-${characterId}`
   const fields = sheetFields(character.sheet, `edit-${characterId}`)
-  const result = h('p', { class: 'status', role: 'status' })
   const form = h(
     'form',
     { class: 'editor', novalidate: true, 'aria-label': `Edit ${character.name}` },
@@ -57,7 +57,6 @@ export function toggleEditor(characterId, button) {
       h('button', { type: 'submit' }, 'Save changes'),
       h('button', { type: 'button', class: 'secondary', 'data-cancel': '' }, 'Cancel'),
     ),
-    result,
   )
   form.querySelector('[data-cancel]').addEventListener('click', () => {
     slot.replaceChildren()
@@ -74,14 +73,13 @@ export function toggleEditor(characterId, button) {
     try {
       sheet = fields ? changes(fields.read() ?? {}, current.sheet) : undefined
     } catch (error) {
-      result.textContent = error.message
-      result.classList.add('error')
+      setStatus(error.message, true)
       return
     }
     if (sheet) body.sheet = sheet
     const reason = $(reasonId).value.trim()
     if (!Object.keys(body).length) {
-      result.textContent = 'Nothing changed.'
+      setStatus(`Nothing changed: ${current.name} is as it was.`)
       return
     }
     if (reason) body.reason = reason
@@ -95,8 +93,7 @@ export function toggleEditor(characterId, button) {
       upsertCharacter(answer.character ?? answer)
       setStatus(`${name || current.name} saved.`)
     } catch (error) {
-      result.textContent = `Refused: ${error.message}`
-      result.classList.add('error')
+      setStatus(`Could not save ${current.name}: ${error.message}`, true)
     }
   })
   slot.replaceChildren(form)

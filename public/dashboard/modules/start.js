@@ -14,7 +14,8 @@ import { setupArchives } from './archives.js'
 import { copyButton } from './copy.js'
 import { forgetKey, showRemembered } from './remembered.js'
 import { syncDiceSource } from './dice.js'
-import { $, setStatus } from './dom.js'
+import { $ } from './dom.js'
+import { setStatus, setupStatus } from './status.js'
 import { setupFeedToggle } from './feed.js'
 import { scheduleOdds } from './odds.js'
 import { session } from './session.js'
@@ -83,6 +84,7 @@ export function start() {
   $('dice-provided').addEventListener('change', syncDiceSource)
   $('add-form').addEventListener('submit', addCharacter)
   syncDiceSource()
+  setupStatus()
   setupFeedToggle()
   setupCreate()
   setupWebhooks()

@@ -1,6 +1,7 @@
 // @ts-check
 import { followCampaignUpdate } from './campaign-title.js'
-import { $, setStatus } from './dom.js'
+import { $ } from './dom.js'
+import { setStatus } from './status.js'
 import { lastSeq, onEvent } from './feed.js'
 import { campaignPath, session } from './session.js'
 import { extendTimeline } from './timeline.js'

@@ -1,6 +1,7 @@
 // @ts-check
 import { api } from './api.js'
-import { h, setStatus } from './dom.js'
+import { h } from './dom.js'
+import { setStatus } from './status.js'
 import { eventWords } from './event-words.js'
 import { campaignPath } from './session.js'
 
@@ -28,9 +29,8 @@ export function hideAllDeliveries() {
 /**
  * The latest deliveries to one webhook, newest first, each with a button to send it again.
  * @param {import('./api-types.js').WebhookEndpoint} endpoint
- * @param {string} statusId  the panel's status line
  */
-export function deliveriesList(endpoint, statusId) {
+export function deliveriesList(endpoint) {
   const path = `${campaignPath()}/webhooks/${encodeURIComponent(endpoint.id)}/deliveries`
   const rows = h('tbody')
   const empty = h('p', { class: 'empty' }, 'Nothing sent yet: each new event it receives is listed here.')
@@ -68,7 +68,7 @@ export function deliveriesList(endpoint, statusId) {
   let timer = null
   reread.addEventListener('click', () => refresh().catch(report))
 
-  const report = (error) => setStatus(`Could not list the deliveries: ${error.message}`, true, statusId)
+  const report = (error) => setStatus(`Could not list the deliveries: ${error.message}`, true)
 
   async function refresh() {
     clearTimeout(timer)
@@ -102,13 +102,11 @@ export function deliveriesList(endpoint, statusId) {
           queued.status === 'skipped'
             ? `${what} was not sent again: ${queued.skippedReason}.`
             : `${what} is on its way to ${endpoint.url} again.`,
-          false,
-          statusId,
         )
         await refresh()
       } catch (error) {
         again.disabled = false
-        setStatus(`Could not send ${what} again: ${error.message}`, true, statusId)
+        setStatus(`Could not send ${what} again: ${error.message}`, true)
       }
     })
     return h(

@@ -1,14 +1,14 @@
 // @ts-check
 import { api, post } from './api.js'
-import { copyField } from './copy.js'
-import { $, h, setStatus } from './dom.js'
+import { $, h } from './dom.js'
+import { setStatus } from './status.js'
 import { eventWords, subscribableTypes } from './event-words.js'
 import { campaignPath } from './session.js'
+import { endpointActions } from './webhook-actions.js'
 import { deliveriesList, hideAllDeliveries } from './webhook-deliveries.js'
+import { dropSecret, hideSecrets, showSecrets } from './webhook-secrets.js'
 
 /** The webhooks panel (GM only): each endpoint with its state and deliveries, and the form adding one. */
-
-const STATUS = 'webhooks-status'
 
 /** Each webhook's delivery list, kept while the campaign is open so a redraw leaves it as it was. */
 const deliveries = new Map()
@@ -20,10 +20,8 @@ export function resetWebhooks() {
   hideAllDeliveries()
   deliveries.clear()
   $('webhook-list').replaceChildren()
-  $('webhook-secret').replaceChildren()
-  $('webhook-secret').hidden = true
+  hideSecrets()
   $('webhook-form').reset()
-  setStatus('', false, STATUS)
 }
 
 /** Lists the open campaign's webhooks and fills the form's choice of events. */
@@ -64,7 +62,7 @@ function stateWords(endpoint) {
 
 /** @param {import('./api-types.js').WebhookEndpoint} endpoint */
 function endpointItem(endpoint) {
-  const list = deliveries.get(endpoint.id) ?? deliveriesList(endpoint, STATUS)
+  const list = deliveries.get(endpoint.id) ?? deliveriesList(endpoint)
   deliveries.set(endpoint.id, list)
   const events = endpoint.eventTypes.length ? endpoint.eventTypes.map(eventWords).join(', ') : 'every event'
   const toggle = h(
@@ -93,6 +91,18 @@ function endpointItem(endpoint) {
     else list.show()
     show.setAttribute('aria-expanded', String(list.showing))
   })
+  const actions = endpointActions(endpoint, {
+    showDeliveries: () => {
+      list.show()
+      show.setAttribute('aria-expanded', 'true')
+    },
+    reload,
+    forget: () => {
+      list.hide()
+      deliveries.delete(endpoint.id)
+      dropSecret(endpoint.id)
+    },
+  })
   return h(
     'li',
     { class: 'webhook', 'data-webhook-id': endpoint.id, 'data-enabled': String(endpoint.enabled) },
@@ -108,7 +118,7 @@ function endpointItem(endpoint) {
       `Receives ${events}; GM-only events ${endpoint.includeGmEvents ? 'included' : 'left out'}.`,
     ),
     h('p', { class: 'webhook-state' }, stateWords(endpoint)),
-    h('div', { class: 'actions' }, toggle, show),
+    h('div', { class: 'actions' }, toggle, show, ...actions),
     list.element,
   )
 }
@@ -122,36 +132,12 @@ async function switchEndpoint(endpoint, button) {
       endpoint.enabled
         ? `The webhook to ${endpoint.url} is disabled: events wait until it is enabled again.`
         : `The webhook to ${endpoint.url} is enabled: what waited goes out now.`,
-      false,
-      STATUS,
     )
     await reload()
   } catch (error) {
     button.disabled = false
-    setStatus(`Could not ${verb} the webhook: ${error.message}`, true, STATUS)
+    setStatus(`Could not ${verb} the webhook: ${error.message}`, true)
   }
-}
-
-/**
- * Shows signing secrets, once: a new webhook's, or those of the webhooks an import brought back.
- * @param {import('./api-types.js').CreatedWebhookEndpoint[]} endpoints
- * @param {string} text  what the GM is to do with them
- */
-export function showSecrets(endpoints, text) {
-  if (!endpoints.length) return
-  $('webhook-secret').replaceChildren(
-    h('h3', {}, endpoints.length === 1 ? 'Signing secret' : 'Signing secrets'),
-    h('p', {}, text),
-    ...endpoints.map((endpoint) =>
-      copyField(
-        `webhook-secret-${endpoint.id}`,
-        `Secret of ${endpoint.url}`,
-        endpoint.secret,
-        `the secret of ${endpoint.url}`,
-      ),
-    ),
-  )
-  $('webhook-secret').hidden = false
 }
 
 export function setupWebhooks() {
@@ -159,7 +145,7 @@ export function setupWebhooks() {
     submitEvent.preventDefault()
     const url = $('webhook-url').value.trim()
     if (!url) {
-      setStatus('Give the address of the receiver.', true, STATUS)
+      setStatus('Give the address of the receiver.', true)
       $('webhook-url').focus()
       return
     }
@@ -179,11 +165,11 @@ export function setupWebhooks() {
         [created],
         'Shown only this once: give it to the receiver now, so it can check that each event comes from Nerve.',
       )
-      setStatus(`Webhook added: events go to ${created.url}.`, false, STATUS)
+      setStatus(`Webhook added: events go to ${created.url}.`)
       await reload()
       $(`webhook-secret-${created.id}`).focus()
     } catch (error) {
-      setStatus(`Could not add the webhook: ${error.message}`, true, STATUS)
+      setStatus(`Could not add the webhook: ${error.message}`, true)
     } finally {
       $('webhook-add').disabled = false
     }
