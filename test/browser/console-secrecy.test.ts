@@ -204,7 +204,7 @@ t.test(
     await responseItem.locator('.feed-note.error').waitFor()
     t.match(
       await responseItem.locator('.feed-note').textContent(),
-      new RegExp(`^Not revealed: .*reveal stress-check #${checkSeq} first`),
+      new RegExp(`^Not revealed: .*reveal “Stress check” #${checkSeq} first`),
       'revealing what read a hidden roll first says which to reveal before it',
     )
 

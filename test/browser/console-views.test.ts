@@ -89,8 +89,12 @@ t.test(
     await addCharacter(page, 'Vera Okafor')
     const characterId = ((await article(page, 'Vera Okafor').getAttribute('id')) ?? '').replace('character-', '')
 
-    /** A roll from elsewhere (a VTT, another tab) while the GM edits: its entry in the feed. */
+    /** A roll from elsewhere (a VTT, another tab) while the GM edits: its entry in the feed, once the page has
+     * read the character again (the redraw that follows may move the page, and must be over before it is measured). */
     const rollElsewhere = async (): Promise<Locator> => {
+      const reread = page.waitForResponse(
+        (response) => response.request().method() === 'GET' && response.url().endsWith(`/characters/${characterId}`),
+      )
       const answer = await app.inject({
         method: 'POST',
         url: `/v1/campaigns/${campaignId}/characters/${characterId}/new-session`,
@@ -100,6 +104,7 @@ t.test(
       t.equal(answer.statusCode, 201, 'a new session is recorded elsewhere')
       const entry = page.locator(`#feed li[data-seq="${answer.json().event.seq}"]`)
       await entry.waitFor()
+      await reread
       return entry
     }
 
@@ -115,14 +120,15 @@ t.test(
     t.ok(await inSight(phone.locator('.feed-summary')), 'and the latest roll, docked at the foot of the window')
     t.equal(await page.locator('#feed li').nth(1).isVisible(), false, 'the dock shows the latest roll only')
 
-    const scrolled = await page.evaluate(() => window.scrollY)
+    const where = () => sheet.evaluate((element: any) => element.getBoundingClientRect().top)
+    const scrolled = await where()
     const earlier = page.getByRole('button', { name: 'Earlier rolls' })
     await earlier.click()
     t.equal(await earlier.getAttribute('aria-expanded'), 'true', 'Earlier rolls unfolds the feed')
     t.ok(await page.locator('#feed li').nth(1).isVisible(), 'with the rolls before the latest')
     await earlier.click()
     t.equal(await page.locator('#feed li').nth(1).isVisible(), false, 'and folds it again')
-    t.equal(await page.evaluate(() => window.scrollY), scrolled, 'the page has not moved')
+    t.equal(await where(), scrolled, 'the page has not moved: the sheet is where it was')
     t.ok(await inSight(sheet), 'the sheet is where the GM left it')
   },
 )

@@ -77,7 +77,7 @@ t.test(
     await receiver.waitFor('the stress check', (received) => received.length === 1)
     t.equal(receiver.received[0]!.payload.type, 'stress-check', 'the receiver gets the roll')
 
-    await webhooks.getByRole('button', { name: `Deliveries to ${receiver.url}` }).click()
+    await webhooks.getByRole('button', { name: `Deliveries to ${receiver.url}`, exact: true }).click()
     const delivered = item.locator('tr[data-status="delivered"]')
     await delivered.waitFor()
     t.match(
@@ -133,7 +133,7 @@ t.test(
       'with every event',
     )
     t.equal(lines.at(-1).kind, 'end', 'whole, to its end line')
-    await archive.getByText('Downloaded mercy-street-').waitFor()
+    await page.locator('#status').getByText('Downloaded mercy-street-').waitFor()
 
     await page.getByText('Open or create a campaign').click()
     await page.getByLabel('Archive file').setInputFiles(file)
@@ -206,7 +206,9 @@ t.test(
     await pinged.waitFor()
     t.pass('the ping is listed in the deliveries, which open by themselves, delivered')
     t.equal(
-      await webhooks.getByRole('button', { name: `Deliveries to ${receiver.url}` }).getAttribute('aria-expanded'),
+      await webhooks
+        .getByRole('button', { name: `Deliveries to ${receiver.url}`, exact: true })
+        .getAttribute('aria-expanded'),
       'true',
       'the Deliveries button says its list is open',
     )

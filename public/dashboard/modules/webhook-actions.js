@@ -100,7 +100,7 @@ async function deleteEndpoint(endpoint, button, hooks) {
 }
 
 /**
- * The webhook's Send a test ping, Rotate secret and Delete buttons.
+ * The webhook's Send a test ping, Rotate the secret and Delete buttons.
  * @param {import('./api-types.js').WebhookEndpoint} endpoint
  * @param {EndpointHooks} hooks
  */
@@ -108,7 +108,7 @@ export function endpointActions(endpoint, hooks) {
   /** @type {[string, string, (button: HTMLButtonElement) => Promise<void>][]} */
   const actions = [
     ['Send a test ping', `Send a test ping to ${endpoint.url}`, (button) => sendPing(endpoint, button, hooks)],
-    ['Rotate secret', `Rotate the secret of ${endpoint.url}`, (button) => rotateSecret(endpoint, button)],
+    ['Rotate the secret', `Rotate the secret of ${endpoint.url}`, (button) => rotateSecret(endpoint, button)],
     ['Delete', `Delete the webhook to ${endpoint.url}`, (button) => deleteEndpoint(endpoint, button, hooks)],
   ]
   return actions.map(([text, label, act]) => {
