@@ -1,5 +1,6 @@
 import t from 'tap'
 import type { Page } from 'playwright-core'
+import { createCampaign, createCharacter } from '../helpers/api.js'
 import { buildTestApp } from '../helpers/build-app.js'
 import { accessible, chromiumMissing, launchBrowser, listen } from '../helpers/browser.js'
 import { article, openCampaign } from '../helpers/console.js'
@@ -33,20 +34,8 @@ t.test(
   async (t) => {
     const app = await buildTestApp(t, { logLevel: 'warn' })
     const baseUrl = await listen(app)
-    const made = await app.inject({
-      method: 'POST',
-      url: '/v1/campaigns',
-      payload: { name: 'Long Table', ruleset: 'shock-meters' },
-    })
-    const { campaign, gmKey } = made.json()
-    for (const name of CHARACTERS) {
-      await app.inject({
-        method: 'POST',
-        url: `/v1/campaigns/${campaign.id}/characters`,
-        headers: { authorization: `Bearer ${gmKey.key}` },
-        payload: { name },
-      })
-    }
+    const { campaign, gmKey, auth } = await createCampaign(app, 'shock-meters', { name: 'Long Table' })
+    for (const name of CHARACTERS) await createCharacter(app, campaign, auth, { name })
     const { page } = await launchBrowser(t)
     const problems: string[] = []
     page.on('pageerror', (error) => problems.push(error.message))

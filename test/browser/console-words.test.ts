@@ -1,5 +1,6 @@
 import t, { type Test } from 'tap'
 import type { Page } from 'playwright-core'
+import { createCampaign, createCharacter } from '../helpers/api.js'
 import { buildTestApp } from '../helpers/build-app.js'
 import { chromiumMissing, launchBrowser, listen } from '../helpers/browser.js'
 import { openCampaign } from '../helpers/console.js'
@@ -39,14 +40,8 @@ const wordsIn = (page: Page, selector: string): Promise<string[]> =>
 async function consoleWithCharacter(t: Test, ruleset: string, name: string): Promise<Page> {
   const app = await buildTestApp(t, { logLevel: 'warn' })
   const baseUrl = await listen(app)
-  const created = await app.inject({ method: 'POST', url: '/v1/campaigns', payload: { name: 'Words', ruleset } })
-  const { campaign, gmKey } = created.json()
-  await app.inject({
-    method: 'POST',
-    url: `/v1/campaigns/${campaign.id}/characters`,
-    headers: { authorization: `Bearer ${gmKey.key}` },
-    payload: { name },
-  })
+  const { campaign, gmKey, auth } = await createCampaign(app, ruleset, { name: 'Words' })
+  await createCharacter(app, campaign, auth, { name })
   const { page } = await launchBrowser(t)
   await page.goto(`${baseUrl}/dashboard`)
   await openCampaign(page, campaign.id, gmKey.key)
