@@ -307,6 +307,7 @@ for (const session of sessions) {
       const confirm = page.getByRole('dialog')
       t.match(await confirm.getByRole('heading').textContent(), `for ${session.hero}?`, 'the undo asks first')
       t.ok((await confirm.getByRole('listitem').count()) > 0, 'and lists what it changes on the sheet')
+      t.notMatch(await confirm.textContent(), /Last Check|Stress Checks/, 'not the rules’ own bookkeeping')
       await accessible(t, page, 'the undo’s confirmation')
       await confirm.getByRole('button', { name: /^Undo #\d+$/ }).click()
       await page.locator(`#feed li[data-seq="${feedBefore + 1}"]`).waitFor()

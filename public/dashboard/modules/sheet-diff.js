@@ -1,5 +1,11 @@
 // @ts-check
 
+/**
+ * What the rules keep for their own use: the number of checks faced and the latest one (for a
+ * passion's re-roll or flip-flop). A GM neither edits nor reads them as part of the sheet.
+ */
+export const RULES_BOOKKEEPING = new Set(['lastCheck', 'stressChecks'])
+
 /** Same JSON, whatever the order of keys (stored sheets come back from jsonb in its own order). */
 function canonical(value) {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`

@@ -6,14 +6,14 @@ import { $, h, nameIn } from './dom.js'
 import { setStatus } from './status.js'
 import { valueField } from './forms/values.js'
 import { campaignPath, session } from './session.js'
-import { changes } from './sheet-diff.js'
+import { changes, RULES_BOOKKEEPING } from './sheet-diff.js'
 import { resetVisibility } from './visibility.js'
 
 /**
  * What the rules keep of the latest roll and of a decision still open: a GM changes those through
  * the actions (settle, undo), so the sheet editor leaves them out, as it leaves out derived values.
  */
-const KEPT_BY_THE_RULES = new Set(['lastCheck', 'pendingTrauma', 'pendingRetrieval', 'stressChecks'])
+const KEPT_BY_THE_RULES = new Set([...RULES_BOOKKEEPING, 'pendingTrauma', 'pendingRetrieval'])
 
 /** Every part of a sheet a GM sets by hand, prefilled with the sheet's values. */
 function sheetFields(sheet, prefix) {

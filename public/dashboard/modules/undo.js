@@ -6,7 +6,7 @@ import { $, title } from './dom.js'
 import { setStatus } from './status.js'
 import { addToFeed } from './feed.js'
 import { campaignPath } from './session.js'
-import { changes } from './sheet-diff.js'
+import { changes, RULES_BOOKKEEPING } from './sheet-diff.js'
 
 const MAX_LINES = 8
 
@@ -21,7 +21,8 @@ function shown(value) {
 
 /** Each value an undo puts back, as "Emotions › Fear: 1 → 0", read from the sheet's merge patch. */
 function lines(patch, now, path = []) {
-  return Object.entries(patch).flatMap(([key, value]) => {
+  const shownToTheGm = Object.entries(patch).filter(([key]) => path.length || !RULES_BOOKKEEPING.has(key))
+  return shownToTheGm.flatMap(([key, value]) => {
     const current = now?.[key]
     const here = [...path, title(key)]
     if (value !== null && typeof value === 'object' && !Array.isArray(value) && current && typeof current === 'object')
