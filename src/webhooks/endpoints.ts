@@ -172,15 +172,18 @@ export async function getDelivery(
 export async function redeliver(context: WebhookContext, principal: Principal, webhookId: string, deliveryId: string) {
   await endpointOf(context, principal, webhookId)
   await deliveryOf(context, webhookId, deliveryId)
-  if (!(await context.store.webhooks.requeue(deliveryId))) {
+  // Read in the transaction that queues it: its commit wakes dispatchers (a trigger NOTIFYs), and
+  // the answer must show the delivery as queued, not as one of them has already claimed it.
+  const queued = await context.store.transaction(async (tx) =>
+    (await tx.webhooks.requeue(deliveryId)) ? tx.webhooks.findDelivery(webhookId, deliveryId) : null,
+  )
+  if (!queued) {
     // Not queued: either it is in flight, or retention removed it meanwhile (then 404).
     await deliveryOf(context, webhookId, deliveryId)
     throw new ConflictError(`delivery ${deliveryId} is being sent right now; try again once it has settled`)
   }
-  // Read before waking the dispatcher, so the answer shows the delivery as queued, not as already claimed.
-  const queued = deliveryView(await deliveryOf(context, webhookId, deliveryId))
   context.wake()
-  return queued
+  return deliveryView(queued)
 }
 
 export async function replay(context: WebhookContext, principal: Principal, webhookId: string, body: ReplayWebhook) {
