@@ -128,7 +128,9 @@ t.test(
     t.ok(await page.locator('#feed li').nth(1).isVisible(), 'with the rolls before the latest')
     await earlier.click()
     t.equal(await page.locator('#feed li').nth(1).isVisible(), false, 'and folds it again')
-    t.equal(await where(), scrolled, 'the page has not moved: the sheet is where it was')
+    // Within a pixel: the layout may settle by a fraction of one as the feed folds.
+    const moved = Math.abs((await where()) - scrolled)
+    t.ok(moved < 1, `the page has not moved: the sheet is where it was (moved ${moved} px)`)
     t.ok(await inSight(sheet), 'the sheet is where the GM left it')
   },
 )

@@ -42,6 +42,9 @@ export async function addCharacter(page: Page, name: string): Promise<void> {
   await page.getByLabel('Character name').fill(name)
   await page.getByRole('button', { name: 'Add character' }).click()
   await article(page, name).waitFor()
+  // The card may come from the live feed before the answer, which then picks the new character
+  // in the form and clears the name: wait for that, or it may undo the test's next choice.
+  await page.waitForFunction(() => document.getElementById('new-name').value === '')
 }
 
 /** Picks the character and the action in the console's form. */
