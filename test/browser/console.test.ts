@@ -147,8 +147,12 @@ const sessions: Session[] = [
       const triggers = await fields(page).getByLabel('Trigger (optional)').locator('option').count()
       t.ok(triggers > 10, `the rulebook’s triggers are offered (${triggers - 1})`)
       await dice(page)
-      await visibility(page, 'public')
-      t.match(await send(page), /Unnatural 5/, 'a check rolled by Nerve')
+      await visibility(page, 'rules')
+      t.match(
+        await send(page),
+        /Unnatural 5.*Recorded for everyone: nothing hidden from players is involved\.$/,
+        'a check rolled by Nerve, for everyone as the rules decide, said in the GM’s words',
+      )
       await settleAll(t, page, 'Sam Reyes')
 
       await choose(page, 'Vera Okafor', 'record-disorder')
@@ -308,6 +312,7 @@ for (const session of sessions) {
       t.match(await confirm.getByRole('heading').textContent(), `for ${session.hero}?`, 'the undo asks first')
       t.ok((await confirm.getByRole('listitem').count()) > 0, 'and lists what it changes on the sheet')
       t.notMatch(await confirm.textContent(), /Last Check|Stress Checks/, 'not the rules’ own bookkeeping')
+      t.notMatch(await confirm.textContent(), /\bset\b/, 'an entry is named by its words, not “set”')
       await accessible(t, page, 'the undo’s confirmation')
       await confirm.getByRole('button', { name: /^Undo #\d+$/ }).click()
       await page.locator(`#feed li[data-seq="${feedBefore + 1}"]`).waitFor()

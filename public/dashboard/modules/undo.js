@@ -15,8 +15,16 @@ function shown(value) {
   if (value === null || value === undefined) return 'none'
   if (typeof value === 'boolean') return value ? 'yes' : 'no'
   if (Array.isArray(value)) return value.length === 1 ? '1 entry' : `${value.length} entries`
-  if (typeof value === 'object') return 'set'
+  if (typeof value === 'object') return shownEntry(value)
   return String(value)
+}
+
+/** An entry as its words: "Violence, Panic, A knife in the dark" for a stressed state, not "set". */
+function shownEntry(entry) {
+  const words = Object.values(entry)
+    .filter((value) => typeof value === 'string' || typeof value === 'number')
+    .map((value) => (typeof value === 'string' && /^[a-z][a-zA-Z-]*$/.test(value) ? title(value) : String(value)))
+  return words.length ? words.join(', ') : 'set'
 }
 
 /** Each value an undo puts back, as "Emotions › Fear: 1 → 0", read from the sheet's merge patch. */

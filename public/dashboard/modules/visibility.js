@@ -46,6 +46,9 @@ export function resetVisibility() {
 
 /** The recorded visibility and Nerve's reason, in a sentence for the GM: the console's words for the API's. */
 export function visibilityLine(answer) {
+  // The rules' own choice with nothing hidden involved: the hint before the roll said it already.
+  if (answer.visibilityReason?.code === 'default')
+    return 'Recorded for everyone: nothing hidden from players is involved.'
   const recorded = answer.event?.visibility === 'gm' ? 'Recorded GM only.' : 'Recorded for everyone.'
   const detail = (answer.visibilityReason?.detail ?? '')
     .replace(/send "visibility": "public"/gi, 'choose Everyone')
