@@ -129,7 +129,9 @@ t.test(
     await page.emulateMedia({ colorScheme: 'light' })
 
     await rules(page).check()
-    t.match(await send(page), /panic[\s\S]*Recorded GM only/i, 'left to the rules, the response is recorded GM only')
+    const response = await send(page)
+    t.match(response, /panic[\s\S]*Recorded GM only/i, 'left to the rules, the response is recorded GM only')
+    t.match(response, /follows the GM-only “Stress check” #\d+/, 'naming the check it follows in the console’s words')
     const responseSeq = await newestSeq(page)
     await vera.getByText('Stressed: Violence — panic').waitFor()
 

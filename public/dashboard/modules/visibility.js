@@ -1,6 +1,7 @@
 // @ts-check
 import { characters } from './characters.js'
 import { $ } from './dom.js'
+import { namingActions } from './event-names.js'
 import { recentEventsOf, revealed } from './feed.js'
 import { session } from './session.js'
 
@@ -50,7 +51,7 @@ export function visibilityLine(answer) {
   if (answer.visibilityReason?.code === 'default')
     return 'Recorded for everyone: nothing hidden from players is involved.'
   const recorded = answer.event?.visibility === 'gm' ? 'Recorded GM only.' : 'Recorded for everyone.'
-  const detail = (answer.visibilityReason?.detail ?? '')
+  const detail = namingActions(answer.visibilityReason?.detail ?? '')
     .replace(/send "visibility": "public"/gi, 'choose Everyone')
     .replace(/send "visibility": "gm"/gi, 'choose GM only')
   return detail ? `${recorded} ${detail}` : recorded
