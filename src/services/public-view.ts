@@ -97,6 +97,8 @@ export function publicSideOf(campaign: { ruleset: string; settings: unknown }, c
     sheetBefore: shownBefore,
     sheetAfter: shownAfter,
     pending: ruleSet.pendingOf(shownAfter, settings),
+    // The id of the GM-only event it follows is that event's own: players are not told it.
+    ...(change.follows ? { causationId: null } : {}),
   }
   if (!readsHiddenState) {
     return {
@@ -118,8 +120,6 @@ export function publicSideOf(campaign: { ruleset: string; settings: unknown }, c
       outcome: null,
       summary: `${change.characterName ?? 'The campaign'} — ${eventTypeOf(ruleSet, change.type).title}: the result stays with the GM`,
       followUps: [],
-      // The id of the GM-only event it follows is that event's own: players are not told it.
-      ...(change.follows ? { causationId: null } : {}),
     },
   }
 }

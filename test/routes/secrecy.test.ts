@@ -257,6 +257,41 @@ t.test(
   },
 )
 
+t.test(
+  'a public settlement of the decision a GM-only flip-flop reopened does not name the flip-flop (found by the generative test)',
+  async (t) => {
+    const at = await table(PASSIONS)
+    answer(
+      await act(app, at.player, at.ids, 'stress-check', {
+        request: { meter: 'violence', rank: 4, passion: 'fear' },
+        dice: provided(99),
+      }),
+      'the player’s public check fails',
+    )
+    answer(
+      await act(app, at.gm, at.ids, 'clear-stressed', { request: {}, visibility: 'gm' }),
+      'the GM clears the stress behind the screen (players still see it open)',
+    )
+    const hiddenFlip = answer(
+      await act(app, at.gm, at.ids, 'passion-flip-flop', { request: { passion: 'fear' }, visibility: 'gm' }),
+      'the GM flips it behind the screen',
+    )
+    t.equal(hiddenFlip.event.visibility, 'gm', '99 → 99 fails again, GM-only')
+    const response = answer(
+      await act(app, at.gm, at.ids, 'stress-response', { request: { response: 'frenzy' }, visibility: 'public' }),
+      'the GM settles it for everyone',
+    )
+    t.equal(response.event.causationId, hiddenFlip.event.id, 'the GM sees it follows the hidden flip-flop')
+    t.equal(response.event.visibility, 'public', 'public, as asked')
+    const shown = await app.inject({
+      url: `/v1/campaigns/${at.ids.campaignId}/events/${response.event.id}`,
+      headers: at.player,
+    })
+    t.equal(shown.json().causationId, null, 'players read the response without what it follows')
+    hides(t, await playerReads(app, at), [hiddenFlip.event.id], 'players')
+  },
+)
+
 t.test('issue 27 §2: the GM reveals a hidden roll, and players then see it and what it did', async (t) => {
   const at = await table()
   const hidden = await gmOnlyCheck(at, { meter: 'violence', rank: 4, cause: 'REVEALED-CAUSE', response: 'panic' }, 99)
