@@ -37,8 +37,8 @@ ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 # carry). Left alone, V8 sizes its heap for the host's memory and collects lazily, so the
 # process grows to hundreds of MB of garbage. Load shedding's heap threshold defaults to a share
 # of this limit, so it answers 503 before an out-of-memory. `npm run bench` starts the server
-# with the flags read from this line (not CMD's); docs/DEPLOY.md has the measurements.
-ENV NODE_OPTIONS="--max-old-space-size=128 --max-semi-space-size=1"
+# with the flags read from this line and CMD's; docs/DEPLOY.md has the measurements.
+ENV NODE_OPTIONS="--max-old-space-size=128 --max-semi-space-size=2"
 WORKDIR /app
 RUN mkdir -p /data && chown node:node /data
 COPY --from=deps --chown=node:node /app/node_modules ./node_modules
@@ -54,5 +54,5 @@ VOLUME ["/data"]
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # Migrations are applied on start, under an advisory lock, so several replicas may start at once.
-# The webhook worker: `node --optimize-for-size dist/worker.js` (docs/DEPLOY.md).
-CMD ["node", "--optimize-for-size", "--liftoff-only", "dist/server.js"]
+# The webhook worker: `node --liftoff-only dist/worker.js` (docs/DEPLOY.md).
+CMD ["node", "--liftoff-only", "dist/server.js"]

@@ -4,6 +4,7 @@
 // --fewer-connections=N (the stateful pair again at N connections, default 4; 0: skip)
 // --node-options='--max-old-space-size=160' (flags for the server's node, over the image's NODE_OPTIONS).
 // Also: --only=memory,profile (start-up memory breakdown; CPU profile of the stateful path).
+// --only=node-flags: RSS and CPU per roll of the image's node flags against alternatives, both databases.
 // --only=archive: export of a campaign of --events events, import of --rolls (default 20000) real rolls.
 // --only=webhooks-load: delivery while rolls are written at full speed, separate worker and in-process
 // (--load-seconds=15, --load-endpoints=10 on one campaign, --load-layouts=worker,in-process,
@@ -38,6 +39,7 @@ import {
   type BenchServer,
 } from './lib/server.js'
 import { profile } from './profile.js'
+import { benchNodeFlags } from './node-flags.js'
 import { mb, median, pct, round } from './lib/stats.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -451,6 +453,21 @@ try {
     )
     for (const { area, share } of summary.areas.slice(0, 12)) console.log(`  ${share.padStart(6)}  ${area}`)
     for (const { name, share } of summary.functions.slice(0, 12)) console.log(`  ${share.padStart(6)}  ${name}`)
+  }
+  if (only.has('node-flags')) {
+    console.log("9. node flags: the image's against alternatives, on both databases")
+    const flags = await benchNodeFlags({
+      seconds,
+      rounds: Math.min(runs, 3),
+      databases: ['PostgreSQL', 'PGlite'],
+      workDir,
+      pgPort: pgPort + 2,
+    })
+    results.nodeFlags = flags
+    for (const row of flags.summary)
+      console.log(
+        `=> ${row.database} ${row.flags}: RSS peak ${row.rssPeakMb} MB, ${row.cpuPerRollUs} µs of CPU per roll = ${pct(row.cpuOfImage)} of the image's flags`,
+      )
   }
 } finally {
   await postgres.stop()

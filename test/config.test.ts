@@ -124,6 +124,22 @@ t.test('the Docker image and the compose file run node with the same bounded hea
   t.equal(compose, image, 'the compose file sets the same flags')
 })
 
+t.test('npm start, npm run worker and the image run node with the same flags', async (t) => {
+  const read = (file: string) => readFileSync(new URL(`../${file}`, import.meta.url), 'utf8')
+  const dockerfile = read('Dockerfile')
+  const flagsOf = (command: string) => command.split(' ').filter((word) => word.startsWith('--'))
+  const image = [
+    ...flagsOf(/^ENV NODE_OPTIONS="([^"]*)"$/m.exec(dockerfile)?.[1] ?? ''),
+    ...(JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)?.[1] ?? '[]') as string[]).filter((word) =>
+      word.startsWith('--'),
+    ),
+  ]
+  const { scripts } = JSON.parse(read('package.json')) as { scripts: Record<string, string> }
+  t.ok(image.length > 0, `the image's flags: ${image.join(' ')}`)
+  t.same(flagsOf(scripts.start!), image, 'npm start')
+  t.same(flagsOf(scripts.worker!), image, 'npm run worker')
+})
+
 t.test('TRUST_PROXY reads as Fastify expects it', async (t) => {
   t.equal(trustProxy('false'), false, 'false: the socket address is the client')
   t.equal(trustProxy('true'), true, 'true: trust every hop')

@@ -34,6 +34,13 @@ export function imageNodeOptions(): string {
   return match[1]!
 }
 
+/** The node flags of the image's CMD, which NODE_OPTIONS may not carry (`--liftoff-only`). */
+function imageCommandFlags(): string[] {
+  const match = /^CMD (\[.*\])$/m.exec(readFileSync(`${ROOT}/Dockerfile`, 'utf8'))
+  if (!match) throw new Error('the Dockerfile has no CMD')
+  return (JSON.parse(match[1]!) as string[]).filter((word) => word.startsWith('--'))
+}
+
 /** The two cores of the benchmark machine: the server gets one, the load generator the other. */
 export const SERVER_CORE = '0'
 export const LOAD_CORE = '1'
@@ -122,11 +129,15 @@ function processEnv() {
 
 /**
  * Starts bench/server.mjs (the compiled server: run `npm run build` first) on the server core,
- * with the image's NODE_OPTIONS; resolves when it listens.
+ * with the image's NODE_OPTIONS and CMD flags; resolves when it listens.
  */
 export async function startServer(options: ServerOptions): Promise<BenchServer> {
   const log = openSync(options.logFile, 'a')
-  const [command, args] = pinned(SERVER_CORE, process.execPath, [...(options.nodeArgs ?? []), 'bench/server.mjs'])
+  const [command, args] = pinned(SERVER_CORE, process.execPath, [
+    ...imageCommandFlags(),
+    ...(options.nodeArgs ?? []),
+    'bench/server.mjs',
+  ])
   const child = spawn(command, args, {
     cwd: ROOT,
     env: {
@@ -173,15 +184,11 @@ export async function startServer(options: ServerOptions): Promise<BenchServer> 
   }
 }
 
-/** `node --optimize-for-size --liftoff-only dist/worker.js` (the webhook dispatcher alone) on the given core; stopped with SIGTERM. */
+/** `node --liftoff-only dist/worker.js` (the webhook dispatcher alone, with the image's flags) on the given core; stopped with SIGTERM. */
 export async function startWorker(options: { env: Record<string, string>; core: string; logFile: string }) {
   const log = openSync(options.logFile, 'a')
   // As docs/DEPLOY.md runs the worker from the image.
-  const [command, args] = pinned(options.core, process.execPath, [
-    '--optimize-for-size',
-    '--liftoff-only',
-    'dist/worker.js',
-  ])
+  const [command, args] = pinned(options.core, process.execPath, [...imageCommandFlags(), 'dist/worker.js'])
   const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...processEnv(), ...options.env },
