@@ -11,31 +11,22 @@ import { fileURLToPath } from 'node:url'
 import { createParties, rollRequests, targetsOf } from './lib/fixtures.js'
 import { load } from './lib/load.js'
 import { startPostgres } from './lib/postgres.js'
-import { pinned, pinSelf, SERVER_CORE } from './lib/server.js'
+import { imageFlags, pinned, pinSelf, SERVER_CORE } from './lib/server.js'
 import { median } from './lib/stats.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const PORT = 39021
 
-/** The flag sets compared; the first is what the image, `npm start` and `npm run worker` use. */
-export const FLAG_SETS: Record<string, string[]> = {
-  image: readImageFlags(),
-  'former: --optimize-for-size': [
-    '--max-old-space-size=128',
-    '--max-semi-space-size=1',
-    '--optimize-for-size',
-    '--liftoff-only',
-  ],
-  'semi-space 1 MB': ['--max-old-space-size=128', '--max-semi-space-size=1', '--liftoff-only'],
-  'semi-space 4 MB': ['--max-old-space-size=128', '--max-semi-space-size=4', '--liftoff-only'],
-  'semi-space 8 MB': ['--max-old-space-size=128', '--max-semi-space-size=8', '--liftoff-only'],
-}
+/** An alternative to the image's flags: the same bounded old generation and baseline-compiled WebAssembly. */
+const alternative = (...flags: string[]) => ['--max-old-space-size=128', ...flags, '--liftoff-only']
 
-/** `npm start`'s node flags, read from package.json. */
-function readImageFlags(): string[] {
-  const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts
-    .start
-  return start.split(' ').filter((word) => word.startsWith('--'))
+/** The flag sets compared; the first is what the image, `npm start` and `npm run worker` use. */
+const FLAG_SETS: Record<string, string[]> = {
+  image: imageFlags(),
+  'former: --optimize-for-size': alternative('--max-semi-space-size=1', '--optimize-for-size'),
+  'semi-space 1 MB': alternative('--max-semi-space-size=1'),
+  'semi-space 4 MB': alternative('--max-semi-space-size=4'),
+  'semi-space 8 MB': alternative('--max-semi-space-size=8'),
 }
 
 /** Fields of /proc/PID/status, in kB. */
@@ -129,18 +120,17 @@ export async function benchNodeFlags(options: {
 }) {
   const postgres = await startPostgres(join(options.workDir, 'pg-flags'), options.pgPort)
   const runs: FlagsRun[] = []
+  const dataDir = join(options.workDir, 'flags-pglite')
+  const logFile = join(options.workDir, 'node-flags.log')
   try {
     for (let round = 0; round < options.rounds; round++)
       for (const name of Object.keys(FLAG_SETS)) {
         const databaseUrl = await postgres.createDatabase(`nerve_flags_${round}_${runs.length}`)
-        const dataDir = join(options.workDir, 'flags-pglite')
         rmSync(dataDir, { recursive: true, force: true })
         mkdirSync(dataDir, { recursive: true })
-        const logFile = join(options.workDir, 'node-flags.log')
         const envs = { PostgreSQL: { DATABASE_URL: databaseUrl }, PGlite: { DATA_DIR: dataDir } }
         for (const database of options.databases) {
-          const env = envs[database]
-          const run = await measure(name, database, env, options.seconds, logFile)
+          const run = await measure(name, database, envs[database], options.seconds, logFile)
           runs.push(run)
           console.log(
             `  ${run.database.padEnd(10)} ${run.flags.padEnd(28)} RSS after ${run.rssAfterMb} MB, peak ${run.rssPeakMb} MB; ${run.cpuPerRollUs} µs CPU per roll (${run.rolls} rolls)`,

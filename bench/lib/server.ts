@@ -41,6 +41,11 @@ function imageCommandFlags(): string[] {
   return (JSON.parse(match[1]!) as string[]).filter((word) => word.startsWith('--'))
 }
 
+/** Every node flag the image runs the server with: its NODE_OPTIONS, then its CMD's. */
+export function imageFlags(): string[] {
+  return [...imageNodeOptions().split(' '), ...imageCommandFlags()]
+}
+
 /** The two cores of the benchmark machine: the server gets one, the load generator the other. */
 export const SERVER_CORE = '0'
 export const LOAD_CORE = '1'
