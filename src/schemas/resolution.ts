@@ -147,8 +147,8 @@ export function resolutionSchema(ruleSet: RuleSet, action: RuleAction, link: Lin
  * missing, extra or out of range. A resolution that passes can be sent as `JSON.stringify`
  * writes it, instead of through Fastify's schema serialiser, which picks each union's branch
  * by running Ajv on it: for a sheet, mostly unions, that cost more than resolving the roll.
- * The sheet itself is not checked again here: it has just been checked on its way out of the
- * rules (`normalizeSheet`), which is what makes it fit the sheet schema.
+ * The sheet itself is not checked here: the rules return only normal sheets, which fit the
+ * sheet schema (`settle` in src/rules/rule-set.ts says how that is held).
  */
 export function resolutionCheck(ruleSet: RuleSet, action: RuleAction): (resolution: unknown) => boolean {
   const checked: Link = (schema) =>

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import type { TSchema } from 'typebox'
 import { Value } from 'typebox/value'
 import { RULE_SETS } from '../../src/rules/index.js'
-import { resolveAction } from '../../src/rules/rule-set.js'
+import { resolveChecked } from './resolve-checked.js'
 
 const RULES_DIR = fileURLToPath(new URL('../../src/rules/', import.meta.url))
 
@@ -50,7 +50,7 @@ for (const ruleSet of RULE_SETS) {
 
     t.test(`${label}: the first example resolves with seeded dice and fits the published schemas`, async (t) => {
       const [request] = examplesOf(action.request)
-      const resolved = resolveAction(ruleSet, action, {
+      const resolved = resolveChecked(ruleSet, action, {
         sheet: action.exampleSheet ?? {},
         request,
         dice: { source: 'seeded', seed: 'contract' },

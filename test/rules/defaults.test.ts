@@ -9,7 +9,7 @@ import { cloneJson, compileDefaults, fillKeepsValid } from '../../src/rules/defa
 import { DiceRequestSchema } from '../../src/rules/dice.js'
 import { RuleError } from '../../src/rules/errors.js'
 import { RULE_SETS } from '../../src/rules/index.js'
-import { resolveAction } from '../../src/rules/rule-set.js'
+import { resolveChecked } from './resolve-checked.js'
 import { parseWith, passesAsIs } from '../../src/rules/parse.js'
 import { exampleSheets } from '../../src/rules/shock-meters/index.js'
 import { ShockMetersSheetSchema } from '../../src/rules/shock-meters/sheet-schema.js'
@@ -481,7 +481,7 @@ for (const ruleSet of RULE_SETS) {
                 const normalized = ruleSet.normalizeSheet(sheet, settings)
                 const { action, request } = rolls[pick % rolls.length]!
                 const dice = { source: 'provided' as const, faces: Array.from({ length: 12 }, () => face) }
-                const { sheet: after, outcome } = resolveAction(ruleSet, action, { sheet: normalized, request, dice })
+                const { sheet: after, outcome } = resolveChecked(ruleSet, action, { sheet: normalized, request, dice })
                 return { normalized, after, outcome }
               } catch (error) {
                 if (error instanceof RuleError) return { refused: error.code }

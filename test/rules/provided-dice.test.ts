@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import t from 'tap'
 import { DiceNeededError, type NeededDice } from '../../src/rules/dice.js'
-import { resolveAction, type Resolved } from '../../src/rules/rule-set.js'
+import { type Resolved } from '../../src/rules/rule-set.js'
+import { resolveChecked } from './resolve-checked.js'
 import { reactionRolls } from '../../src/rules/reaction-rolls/index.js'
 import { shockMeters } from '../../src/rules/shock-meters/index.js'
 import { traumaTable } from '../../src/rules/trauma-table/index.js'
@@ -15,7 +16,7 @@ type RuleSetOf = typeof shockMeters | typeof traumaTable | typeof reactionRolls
 
 function resolveWith(ruleSet: RuleSetOf, name: string, sheet: unknown, request: unknown, faces: number[]) {
   const action = ruleSet.actions.find((candidate) => candidate.name === name)!
-  const resolved = resolveAction(ruleSet as never, action as never, {
+  const resolved = resolveChecked(ruleSet as never, action as never, {
     sheet,
     request,
     dice: { source: 'provided', faces },

@@ -1,5 +1,6 @@
 import { RuleError } from '../../../src/rules/errors.js'
-import { resolveAction, type Resolved } from '../../../src/rules/rule-set.js'
+import { type Resolved } from '../../../src/rules/rule-set.js'
+import { resolveChecked } from '../resolve-checked.js'
 import { reactionRolls } from '../../../src/rules/reaction-rolls/index.js'
 import type {
   ReactionRetrievalOutcome,
@@ -22,7 +23,7 @@ export function roll(
   sheet: unknown = {},
   settings: Record<string, unknown> = {},
 ): With<ReactionRollOutcome> {
-  const resolved = resolveAction(reactionRolls, rollAction, {
+  const resolved = resolveChecked(reactionRolls, rollAction, {
     sheet,
     request,
     dice: { source: 'provided', faces },
@@ -36,7 +37,7 @@ export function settle(
   request: Record<string, unknown>,
   settings: Record<string, unknown> = {},
 ): With<ReactionRetrievalOutcome> {
-  const resolved = resolveAction(reactionRolls, retrievalAction, {
+  const resolved = resolveChecked(reactionRolls, retrievalAction, {
     sheet,
     request,
     dice: { source: 'provided', faces: [] },

@@ -2,7 +2,8 @@ import fc from 'fast-check'
 import t from 'tap'
 import { Value } from 'typebox/value'
 import { reactionRolls } from '../../../src/rules/reaction-rolls/index.js'
-import { oddsOf, resolveAction } from '../../../src/rules/rule-set.js'
+import { oddsOf } from '../../../src/rules/rule-set.js'
+import { resolveChecked } from '../resolve-checked.js'
 import { disagreements, enumerate, refusalOf, tally } from '../enumerate.js'
 import { roll, rollAction } from './helpers.js'
 
@@ -77,7 +78,7 @@ t.test(
       fc.property(scenarioArb, ({ sheet, request, settings }) => {
         const fromOdds = refusalOf(() => oddsFor(sheet, request, settings))
         const fromRoll = refusalOf(() =>
-          resolveAction(reactionRolls, rollAction, {
+          resolveChecked(reactionRolls, rollAction, {
             sheet,
             request,
             settings,

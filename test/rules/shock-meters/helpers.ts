@@ -1,5 +1,6 @@
 import { Value } from 'typebox/value'
-import { resolveAction, type Resolved } from '../../../src/rules/rule-set.js'
+import { type Resolved } from '../../../src/rules/rule-set.js'
+import { resolveChecked } from '../resolve-checked.js'
 import type { DiceRequest } from '../../../src/rules/dice.js'
 import { shockMeters, type ShockMetersSheet } from '../../../src/rules/shock-meters/index.js'
 
@@ -23,7 +24,7 @@ export function run(
 ): Omit<Resolved<ShockMetersSheet>, 'outcome'> & { outcome: any } {
   const action = actionNamed(name)
   const diceRequest: DiceRequest = Array.isArray(dice) ? { source: 'provided', faces: dice } : dice
-  const resolved = resolveAction(shockMeters, action, { sheet, request, dice: diceRequest })
+  const resolved = resolveChecked(shockMeters, action, { sheet, request, dice: diceRequest })
   if (!Value.Check(action.outcome, resolved.outcome)) {
     throw new Error(
       `${name} outcome does not match its schema: ${JSON.stringify([...Value.Errors(action.outcome, resolved.outcome)][0])}`,

@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import t from 'tap'
 import { Value } from 'typebox/value'
-import { oddsOf, resolveAction, type Resolved } from '../../../src/rules/rule-set.js'
+import { oddsOf, type Resolved } from '../../../src/rules/rule-set.js'
+import { resolveChecked } from '../resolve-checked.js'
 import { shockMeters, type ShockMetersSheet } from '../../../src/rules/shock-meters/index.js'
 import { fraction, times } from '../../../src/rules/fraction.js'
 import { disagreements, enumerate, refusalOf, tally, type Leaf } from '../enumerate.js'
@@ -27,7 +28,7 @@ function resolve(
   request: unknown,
   faces: number[],
 ): Resolved<ShockMetersSheet> & { outcome: any } {
-  return resolveAction(shockMeters, action(name), { sheet, request, dice: { source: 'provided', faces } })
+  return resolveChecked(shockMeters, action(name), { sheet, request, dice: { source: 'provided', faces } })
 }
 
 /** The key the odds list a check's ending under: avoided, an automatic failure, or the tier rolled. */
@@ -147,7 +148,7 @@ t.test(
         const alike = refusedAlike(
           () => oddsFor('stress-check', sheet, request),
           () =>
-            resolveAction(shockMeters, action('stress-check'), {
+            resolveChecked(shockMeters, action('stress-check'), {
               sheet,
               request,
               dice: { source: 'seeded', seed: 's' },

@@ -1,5 +1,6 @@
 import type { DiceRequest } from '../../../src/rules/dice.js'
-import { resolveAction, type Resolved } from '../../../src/rules/rule-set.js'
+import { type Resolved } from '../../../src/rules/rule-set.js'
+import { resolveChecked } from '../resolve-checked.js'
 import { traumaTable } from '../../../src/rules/trauma-table/index.js'
 import type { TraumaTableSheet } from '../../../src/rules/trauma-table/schemas.js'
 
@@ -19,7 +20,7 @@ export function run(
   dice: DiceRequest | number[] = [],
 ): Resolved<TraumaTableSheet> {
   const diceRequest: DiceRequest = Array.isArray(dice) ? { source: 'provided', faces: dice } : dice
-  return resolveAction(traumaTable, action(name), { sheet, request, dice: diceRequest })
+  return resolveChecked(traumaTable, action(name), { sheet, request, dice: diceRequest })
 }
 
 export function sheetOf(partial: Partial<TraumaTableSheet> = {}): TraumaTableSheet {
