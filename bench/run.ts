@@ -219,7 +219,7 @@ try {
         )
         const cpu = stateless.cpuPerRequestUs
         console.log(
-          `=> stateless, server CPU per request: resolve ${round(cpu.resolve, 0)} µs, bytes ${round(cpu.bytes, 0)} µs, echo ${round(cpu.echo, 0)} µs; resolve/bytes ${pct(stateless.cpuRatioToBytes)}, resolve/echo ${pct(stateless.cpuRatio)}`,
+          `=> stateless, server CPU per request: resolve ${round(cpu.resolve, 0)} µs, bytes ${round(cpu.bytes, 0)} µs, echo ${round(cpu.echo, 0)} µs; resolve/bytes ${pct(stateless.cpuRatioToBytes)}, resolve/echo ${pct(stateless.cpuRatio)}; the ceiling, unchecked ${round(cpu.unchecked, 0)} µs: ${pct(stateless.uncheckedCpuRatioToBytes)} of bytes`,
         )
       }
       if (only.has('stateful')) {

@@ -11,6 +11,9 @@ import Type from 'typebox'
 import { buildApp } from '../dist/app.js'
 import { loadConfig } from '../dist/config.js'
 import { exampleCharacter } from '../dist/rules/shock-meters/examples.js'
+import { RULE_SETS } from '../dist/rules/index.js'
+import { resolveNormalized } from '../dist/rules/rule-set.js'
+import { derive } from '../dist/rules/shock-meters/sheet.js'
 
 const config = loadConfig()
 const app = await buildApp(config)
@@ -35,6 +38,22 @@ let bytesAnswer
 app.post('/bench/bytes', { schema: { hide: true } }, async (request, reply) =>
   reply.type('application/json; charset=utf-8').serializer(JSON.stringify).send(bytesAnswer),
 )
+
+// The ceiling of the stateless benchmark: the resolve's rules run on the sheet as sent, and its
+// answer sent as the resolve sends it, with no check at all (no body schema, no sheet check, no
+// answer check). Nerve could not serve this; what the resolve costs beyond it is its checks.
+const shockMeters = RULE_SETS.find((ruleSet) => ruleSet.id === 'shock-meters')
+const stressCheck = shockMeters.actions.find((action) => action.name === 'stress-check')
+const defaultSettings = shockMeters.normalizeSettings({})
+app.post('/bench/unchecked', { schema: { hide: true } }, async (request, reply) => {
+  const { sheet, request: asked } = request.body
+  const resolved = resolveNormalized(shockMeters, stressCheck, {
+    sheet: derive(sheet),
+    settings: defaultSettings,
+    request: asked,
+  })
+  return reply.type('application/json; charset=utf-8').serializer(JSON.stringify).send(resolved)
+})
 
 // Server-side latency by label: the time Fastify spent on the request, from its arrival to
 // the reply handed to the socket, without the load generator's own delays.

@@ -8,10 +8,16 @@ interface RouteRun extends LoadResult {
   cpuPerRequestUs: number
 }
 
-type Route = 'echo' | 'bytes' | 'resolve'
+type Route = 'echo' | 'bytes' | 'unchecked' | 'resolve'
 
 export interface StatelessResult {
-  runs: (Record<Route, RouteRun> & { ratio: number; ratioToBytes: number; cpuRatio: number; cpuRatioToBytes: number })[]
+  runs: (Record<Route, RouteRun> & {
+    ratio: number
+    ratioToBytes: number
+    cpuRatio: number
+    cpuRatioToBytes: number
+    uncheckedCpuRatioToBytes: number
+  })[]
   echoRps: number
   bytesRps: number
   resolveRps: number
@@ -26,6 +32,11 @@ export interface StatelessResult {
    */
   cpuRatio: number
   cpuRatioToBytes: number
+  /**
+   * The ceiling: the bytes route's CPU over that of `/bench/unchecked`, the resolve's rules and
+   * answer with no check of the body, the sheet or the answer (bench/server.mjs).
+   */
+  uncheckedCpuRatioToBytes: number
   cpuPerRequestUs: Record<Route, number>
 }
 
@@ -42,7 +53,8 @@ export const ECHO_BODY = JSON.stringify({ message: 'Shot the cultist on the stai
 /**
  * Target 1: `POST /v1/resolve/shock-meters/stress-check` against a minimal TypeBox-validated
  * echo route and against `/bench/bytes` (the same body in, an answer of the same size out, no
- * validation) on the same server, in turn, `runs` times; each run's ratios, then medians.
+ * validation) on the same server, in turn, `runs` times; each run's ratios, then medians. Also
+ * `/bench/unchecked`, the resolve with no check at all: the ratio the rules alone leave.
  */
 export async function benchStateless(
   server: BenchServer,
@@ -58,6 +70,7 @@ export async function benchStateless(
   const routes: Record<Route, LoadOptions> = {
     echo: post('/bench/echo', ECHO_BODY),
     bytes: post('/bench/bytes', RESOLVE_BODY),
+    unchecked: post('/bench/unchecked', RESOLVE_BODY),
     resolve: post('/v1/resolve/shock-meters/stress-check', RESOLVE_BODY),
   }
   const measured = async (route: Route, duration: number): Promise<RouteRun> => {
@@ -71,23 +84,25 @@ export async function benchStateless(
   for (let run = 0; run < options.runs; run++) {
     const echo = await measured('echo', options.seconds)
     const bytes = await measured('bytes', options.seconds)
+    const unchecked = await measured('unchecked', options.seconds)
     const resolve = await measured('resolve', options.seconds)
-    if ([echo, bytes, resolve].some((result) => result.non2xx || result.errors))
-      throw new Error(`stateless run failed: ${JSON.stringify({ echo, bytes, resolve })}`)
+    if ([echo, bytes, unchecked, resolve].some((result) => result.non2xx || result.errors))
+      throw new Error(`stateless run failed: ${JSON.stringify({ echo, bytes, unchecked, resolve })}`)
     const ratios = {
       ratio: resolve.requestsPerSecond / echo.requestsPerSecond,
       ratioToBytes: resolve.requestsPerSecond / bytes.requestsPerSecond,
       cpuRatio: echo.cpuPerRequestUs / resolve.cpuPerRequestUs,
       cpuRatioToBytes: bytes.cpuPerRequestUs / resolve.cpuPerRequestUs,
+      uncheckedCpuRatioToBytes: bytes.cpuPerRequestUs / unchecked.cpuPerRequestUs,
     }
-    runs.push({ echo, bytes, resolve, ...ratios })
+    runs.push({ echo, bytes, unchecked, resolve, ...ratios })
     const show = (result: RouteRun) =>
       `${round(result.requestsPerSecond, 0)} req/s, ${round(result.cpuPerRequestUs, 0)} µs CPU each`
     console.log(
-      `  run ${run + 1}: echo ${show(echo)}; bytes ${show(bytes)}; resolve ${show(resolve)} (p99 ${resolve.p99} ms)`,
+      `  run ${run + 1}: echo ${show(echo)}; bytes ${show(bytes)}; unchecked ${show(unchecked)}; resolve ${show(resolve)} (p99 ${resolve.p99} ms)`,
     )
     console.log(
-      `    resolve/bytes ${round(ratios.ratioToBytes * 100, 0)}% (CPU ${round(ratios.cpuRatioToBytes * 100, 0)}%), resolve/echo ${round(ratios.ratio * 100, 0)}% (CPU ${round(ratios.cpuRatio * 100, 0)}%)`,
+      `    resolve/bytes ${round(ratios.ratioToBytes * 100, 0)}% (CPU ${round(ratios.cpuRatioToBytes * 100, 0)}%), resolve/echo ${round(ratios.ratio * 100, 0)}% (CPU ${round(ratios.cpuRatio * 100, 0)}%); unchecked/bytes CPU ${round(ratios.uncheckedCpuRatioToBytes * 100, 0)}%`,
     )
   }
   const medianOf = (pick: (run: StatelessResult['runs'][number]) => number) => median(runs.map(pick))
@@ -101,9 +116,11 @@ export async function benchStateless(
     ratioToBytes: medianOf((r) => r.ratioToBytes),
     cpuRatio: medianOf((r) => r.cpuRatio),
     cpuRatioToBytes: medianOf((r) => r.cpuRatioToBytes),
+    uncheckedCpuRatioToBytes: medianOf((r) => r.uncheckedCpuRatioToBytes),
     cpuPerRequestUs: {
       echo: medianOf((r) => r.echo.cpuPerRequestUs),
       bytes: medianOf((r) => r.bytes.cpuPerRequestUs),
+      unchecked: medianOf((r) => r.unchecked.cpuPerRequestUs),
       resolve: medianOf((r) => r.resolve.cpuPerRequestUs),
     },
   }
